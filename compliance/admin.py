@@ -1,0 +1,84 @@
+"""Django admin: reference data for Administrators. Regulated tables are read-only here."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.forms.models import model_to_dict
+
+from .audit import audit_record
+from .models import AuditEvent
+
+User = get_user_model()
+
+
+def _snapshot(obj) -> dict:
+    data = model_to_dict(obj)
+    data.pop("password", None)  # never into the audit trail
+    return {k: (sorted(str(x) for x in v) if isinstance(v, list | tuple | set) else v) for k, v in data.items()}
+
+
+class AuditedModelAdmin(admin.ModelAdmin):
+    """Admin whose every add, change and delete is an audit event with before and after values."""
+
+    def save_model(self, request, obj, form, change):
+        before = _snapshot(type(obj).objects.get(pk=obj.pk)) if change and obj.pk else None
+        super().save_model(request, obj, form, change)
+        request._audit_before = before
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        obj = form.instance
+        audit_record(
+            actor=request.user,
+            action=f"admin.{'change' if change else 'add'}",
+            obj=obj,
+            before=getattr(request, "_audit_before", None),
+            after=_snapshot(obj),
+            request=request,
+            significant=isinstance(obj, User),
+        )
+
+    def delete_model(self, request, obj):
+        before = _snapshot(obj)
+        label, pk, text = obj._meta.label_lower, obj.pk, str(obj)
+        super().delete_model(request, obj)
+        audit_record(
+            actor=request.user,
+            action="admin.delete",
+            object_type=label,
+            object_id=pk,
+            object_repr=text,
+            before=before,
+            request=request,
+        )
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self.delete_model(request, obj)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AuditedUserAdmin(AuditedModelAdmin, UserAdmin):
+    pass
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = ("seq", "created_at", "actor_repr", "action", "object_type", "object_id", "significant")
+    list_filter = ("significant", "action")
+    search_fields = ("actor_repr", "action", "object_type", "object_id", "object_repr")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

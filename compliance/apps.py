@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class ComplianceConfig(AppConfig):
+    name = "compliance"
+    verbose_name = "Compliance"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (login/logout/role-change auditing)
+        from .roles import sync_after_migrate
+
+        post_migrate.connect(sync_after_migrate, dispatch_uid="compliance.sync_roles")

@@ -1,0 +1,42 @@
+"""Demo staff for `manage.py seed_demo`: one user per role, same password, idempotent."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from . import roles
+from .audit import audit_record
+from .services import staff_set_roles
+
+DEMO_USERS = [
+    # username, role, full name, is_staff (Django admin)
+    ("operator", roles.OPERATOR, "Olli Operaattori", False),
+    ("supervisor", roles.DRAW_SUPERVISOR, "Sari Valvoja", False),
+    ("supervisor2", roles.DRAW_SUPERVISOR, "Seppo Toinen", False),
+    ("compliance", roles.COMPLIANCE_OFFICER, "Kaisa Compliance", False),
+    ("auditor", roles.AUDITOR, "Aino Auditor", False),
+    ("admin", roles.ADMINISTRATOR, "Antti Admin", True),
+]
+
+
+@transaction.atomic
+def seed_staff(password: str) -> list[dict]:
+    actor = "system:seed_demo"
+    roles.sync_roles()
+    User = get_user_model()
+    out = []
+    for username, role, full_name, is_staff in DEMO_USERS:
+        first, last = full_name.split(" ", 1)
+        user, created = User.objects.get_or_create(
+            username=username, defaults={"first_name": first, "last_name": last, "is_staff": is_staff}
+        )
+        if created:
+            user.set_password(password)
+            user.save()
+            audit_record(actor=actor, action="auth.user_created", obj=user, after={"username": username})
+        staff_set_roles(actor=actor, user=user, roles=[role])
+        token, _ = Token.objects.get_or_create(user=user)
+        out.append({"username": username, "role": role, "created": created, "token": token.key})
+    return out

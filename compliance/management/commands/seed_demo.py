@@ -1,0 +1,31 @@
+import importlib
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+# Each app may offer demo data in `<app>.demo.seed(stdout)`; they run in dependency order.
+DEMO_MODULES = ["players.demo", "lottery.demo", "casino.demo"]
+
+
+class Command(BaseCommand):
+    help = "Load demo staff and demo data. Safe to run again: nothing is duplicated."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--password", default=getattr(settings, "DEMO_PASSWORD", "valvoja-demo"))
+
+    def handle(self, *args, **options):
+        from compliance.demo import seed_staff
+
+        users = seed_staff(options["password"])
+        for name in DEMO_MODULES:
+            try:
+                module = importlib.import_module(name)
+            except ModuleNotFoundError as exc:
+                if exc.name == name:
+                    continue
+                raise
+            module.seed(stdout=self.stdout)
+        self.stdout.write("")
+        self.stdout.write("Demo staff logins (password: %s)" % options["password"])
+        for u in users:
+            self.stdout.write(f"  {u['username']:<12} {u['role']:<20} API token {u['token']}")

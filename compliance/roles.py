@@ -1,0 +1,94 @@
+"""Staff roles: Django groups and the permissions each holds.
+
+The groups are (re)built from ROLE_PERMISSIONS after every `migrate`, so the table below is the one
+place to read or change who may do what. Each later capability adds its permissions here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps as global_apps
+from django.contrib.auth.management import create_permissions
+from django.contrib.auth.models import Group, Permission
+from django.db import transaction
+
+OPERATOR = "Operator"
+DRAW_SUPERVISOR = "Draw supervisor"
+COMPLIANCE_OFFICER = "Compliance officer"
+AUDITOR = "Auditor"
+ADMINISTRATOR = "Administrator"
+ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR)
+
+PROJECT_APPS = ("compliance", "players", "lottery", "casino")
+# Apps whose tables the Administrator also manages in the Django admin.
+ADMIN_EXTRA_APPS = ("auth", "authtoken", "django_celery_beat")
+
+STAFF = ["compliance.access_backoffice", "compliance.use_api"]
+
+# Explicit grants per role. The Auditor and the Administrator are computed (see role_permissions).
+ROLE_PERMISSIONS: dict[str, list[str]] = {
+    OPERATOR: [*STAFF],
+    DRAW_SUPERVISOR: [*STAFF],
+    COMPLIANCE_OFFICER: [*STAFF, "compliance.view_auditevent"],
+    AUDITOR: [*STAFF],
+    ADMINISTRATOR: [*STAFF],
+}
+
+
+def _perm_key(perm: Permission) -> str:
+    return f"{perm.content_type.app_label}.{perm.codename}"
+
+
+def role_permissions(role: str) -> set[str]:
+    """Every permission the role holds, as "app_label.codename"."""
+    granted = set(ROLE_PERMISSIONS[role])
+    perms = Permission.objects.select_related("content_type")
+    if role == AUDITOR:
+        # Read-only everywhere: every "view" permission of the project's apps and nothing else.
+        granted |= {
+            _perm_key(p)
+            for p in perms.filter(content_type__app_label__in=PROJECT_APPS, codename__startswith="view_")
+        }
+    elif role == ADMINISTRATOR:
+        granted |= {
+            _perm_key(p)
+            for p in perms.filter(content_type__app_label__in=PROJECT_APPS + ADMIN_EXTRA_APPS)
+        }
+    return granted
+
+
+def _resolve(keys: set[str]) -> list[Permission]:
+    found = []
+    missing = []
+    for key in sorted(keys):
+        app_label, codename = key.split(".", 1)
+        perm = Permission.objects.filter(content_type__app_label=app_label, codename=codename).first()
+        (found if perm else missing).append(perm or key)
+    if missing:
+        raise LookupError(f"Unknown permissions in compliance.roles: {', '.join(missing)}")
+    return found
+
+
+@transaction.atomic
+def sync_roles() -> dict[str, int]:
+    """Create the role groups and set their permissions exactly as declared. Idempotent."""
+    for app_config in global_apps.get_app_configs():
+        create_permissions(app_config, verbosity=0)
+    counts = {}
+    for role in ROLES:
+        group, _ = Group.objects.get_or_create(name=role)
+        perms = _resolve(role_permissions(role))
+        group.permissions.set(perms)
+        counts[role] = len(perms)
+    return counts
+
+
+def sync_after_migrate(sender: Any, app_config: Any = None, **kwargs: Any) -> None:
+    # post_migrate fires once per app; the last app of the project is enough and keeps it quick.
+    if app_config is None or app_config.label != "casino":
+        return
+    sync_roles()
+    from .schedules import sync_schedules
+
+    sync_schedules()

@@ -1,0 +1,11 @@
+"""The Celery application. Configuration comes from Django settings (names prefixed CELERY_)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("valvoja")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,27 @@
+"""The staff navigation: one entry per task page, shown to the roles holding its permission.
+
+Each capability adds its pages here, next to the permission its view requires.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+# (url name, label, permission or "staff" for the Django admin)
+NAVIGATION = [
+    ("dashboard", _("Dashboard"), "compliance.access_backoffice"),
+    ("compliance:audit-list", _("Audit trail"), "compliance.view_auditevent"),
+    ("api-docs", _("API"), "compliance.use_api"),
+    ("admin:index", _("Admin"), "staff"),
+]
+
+
+def entries_for(user) -> list[dict]:
+    from django.urls import reverse
+
+    if not user.is_authenticated:
+        return []
+    items = []
+    for url_name, label, perm in NAVIGATION:
+        allowed = user.is_staff if perm == "staff" else user.has_perm(perm)
+        if allowed:
+            items.append({"url_name": url_name, "url": reverse(url_name), "label": label})
+    return items

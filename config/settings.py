@@ -1,0 +1,217 @@
+"""Valvoja settings.
+
+Every value comes from the environment (django-environ) with an embedded default that runs on a
+developer machine without any service: a SQLite file, no broker (Celery tasks run in-process), local
+files. Production sets at least DEBUG=false, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and
+CELERY_BROKER_URL (Redis or RabbitMQ); see README.md.
+"""
+
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"  # runtime files of the embedded defaults (SQLite, media); git-ignored
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env")  # optional; a missing file is ignored
+
+# Developer defaults; production must say DEBUG=false, which also turns on the HTTPS settings below.
+DEBUG = env.bool("DEBUG", default=True)
+
+_DEV_SECRET_KEY = "dev-only-insecure-key-never-use-in-production-0000000000000000"
+SECRET_KEY = env("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_celery_beat",
+    "compliance",
+    "players",
+    "lottery",
+    "casino",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "config.context_processors.navigation",
+            ],
+        },
+    },
+]
+
+# Database: a SQLite file by default; production sets DATABASE_URL=postgres://...
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'valvoja.sqlite3'}")}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False  # services own their transactions
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when the transaction starts, so two writers never deadlock on upgrade,
+    # and readers wait instead of failing at once with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+
+# Staff sessions end with the browser and after two idle hours (back-office workstations are shared).
+SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=2 * 60 * 60)
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SESSION_SAVE_EVERY_REQUEST = True
+
+# Languages of the staff UI and the reports.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("fi", _("Finnish")), ("sv", _("Swedish"))]
+LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
+USE_I18N = True
+
+# Time is stored in UTC and shown and scheduled in the operator's zone (DESIGN §2).
+USE_TZ = True
+TIME_ZONE = env("OPERATOR_TIME_ZONE", default="Europe/Helsinki")
+
+# Money: integer cents in this currency (DESIGN §2).
+OPERATOR_CURRENCY = env("OPERATOR_CURRENCY", default="EUR")
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env("STATIC_ROOT", default=str(VAR_DIR / "static")))
+STATICFILES_DIRS = [BASE_DIR / "config" / "static"]
+MEDIA_ROOT = Path(env("MEDIA_ROOT", default=str(VAR_DIR / "media")))
+MEDIA_URL = "media/"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# HTTPS hardening is on whenever DEBUG is off; a TLS-terminating proxy must set X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+X_FRAME_OPTIONS = "DENY"
+
+# API for sales channels and integrations: token or staff session, permission checked per view.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["compliance.access.HasRequiredPermission"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 100,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_VERSIONING_CLASS": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Valvoja API",
+    "DESCRIPTION": "Back-office and compliance API of the operator: for sales channels and integrations.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # self-hosted: no CDN
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SERVE_PERMISSIONS": ["compliance.access.HasRequiredPermission"],
+}
+
+# Celery: with no broker configured tasks run in-process (the embedded default); with Redis or
+# RabbitMQ they run in workers on any number of hosts.
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+_default_backend = ""
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    _default_backend = CELERY_BROKER_URL
+elif CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
+    _default_backend = "rpc://"
+CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=_default_backend) or None
+CELERY_RESULT_EXPIRES = 24 * 60 * 60
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_ENABLE_UTC = True
+# A task that runs away is stopped; long jobs (settlement, reports) set their own, longer limits.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
+# Acknowledge after the task ran, so a worker killed mid-task leaves the message for another worker;
+# every task is written to be safe to run twice.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+}
+
+VAR_DIR.mkdir(exist_ok=True)
+if str(STATIC_ROOT).startswith(str(VAR_DIR)):
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+DEMO_PASSWORD = env("DEMO_PASSWORD", default="valvoja-demo")  # seed_demo only; never a real account

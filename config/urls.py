@@ -1,0 +1,65 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from compliance import api as compliance_api
+
+from . import views
+
+
+class SchemaView(SpectacularAPIView):
+    permission_required = "compliance.use_api"
+
+
+class SwaggerView(SpectacularSwaggerView):
+    permission_required = "compliance.use_api"
+
+
+class ApiRootView(APIView):
+    """Index of the version 1 API."""
+
+    permission_required = "compliance.use_api"
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request, format=None):
+        return Response(
+            {
+                "me": reverse("api:me", request=request),
+                "audit_events": reverse("api:audit-events", request=request),
+                "schema": reverse("api-schema", request=request),
+                "docs": reverse("api-docs", request=request),
+            }
+        )
+
+
+api_v1 = (
+    [
+        path("", ApiRootView.as_view(), name="root"),
+        path("me/", compliance_api.MeAPI.as_view(), name="me"),
+        path("audit-events/", compliance_api.AuditEventListAPI.as_view(), name="audit-events"),
+        path("audit-events/<int:pk>/", compliance_api.AuditEventDetailAPI.as_view(), name="audit-event"),
+    ],
+    "api",
+)
+
+admin.site.site_header = "Valvoja administration"
+admin.site.site_title = "Valvoja"
+
+urlpatterns = [
+    path("", views.DashboardView.as_view(), name="dashboard"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("compliance/", include("compliance.urls")),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
+    path("api/docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,61 @@
+"""Project-wide pages: the dashboard and the health probe."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from django.views.generic import TemplateView
+
+from compliance.access import StaffPermissionRequired
+from compliance.models import AuditEvent
+
+from .navigation import entries_for
+
+
+class DashboardView(StaffPermissionRequired, TemplateView):
+    permission_required = "compliance.access_backoffice"
+    template_name = "dashboard.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        user = self.request.user
+        ctx["tiles"] = [e for e in entries_for(user) if e["url_name"] != "dashboard"]
+        if user.has_perm("compliance.view_auditevent"):
+            ctx["recent_significant"] = AuditEvent.objects.filter(significant=True).order_by("-seq")[:10]
+            ctx["recent_events"] = AuditEvent.objects.order_by("-seq")[:10]
+        return ctx
+
+
+def _database_status() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+        return "ok"
+    except Exception as exc:  # noqa: BLE001  (report any failure as down)
+        return f"error: {type(exc).__name__}"
+
+
+def _broker_status() -> str:
+    if not settings.CELERY_BROKER_URL:
+        return "eager"  # no broker configured: tasks run in-process
+    from kombu import Connection
+
+    try:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        return "ok"
+    except Exception as exc:  # noqa: BLE001
+        return f"error: {type(exc).__name__}"
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    """Load-balancer probe: open to anyone, reveals only up/down of the database and the broker."""
+    status = {"database": _database_status(), "broker": _broker_status()}
+    healthy = status["database"] == "ok" and status["broker"] in ("ok", "eager")
+    return JsonResponse({"status": "ok" if healthy else "error", **status}, status=200 if healthy else 503)
