@@ -27,11 +27,14 @@ ADMIN_EXTRA_APPS = ("auth", "authtoken", "django_celery_beat")
 STAFF = ["compliance.access_backoffice", "compliance.use_api"]
 
 # Explicit grants per role. The Auditor and the Administrator are computed (see role_permissions).
+PRIZE_RULES = ["lottery.view_ruleset", "lottery.use_prize_calculator"]
+
 ROLE_PERMISSIONS: dict[str, list[str]] = {
-    OPERATOR: [*STAFF],
-    DRAW_SUPERVISOR: [*STAFF],
-    COMPLIANCE_OFFICER: [*STAFF, "compliance.view_auditevent"],
-    AUDITOR: [*STAFF],
+    OPERATOR: [*STAFF, *PRIZE_RULES],
+    DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES],
+    COMPLIANCE_OFFICER: [*STAFF, "compliance.view_auditevent", *PRIZE_RULES],
+    # The calculator changes nothing, so the read-only role may use it to check published prizes.
+    AUDITOR: [*STAFF, "lottery.use_prize_calculator"],
     ADMINISTRATOR: [*STAFF],
 }
 

@@ -8,6 +8,8 @@ from django.utils.translation import gettext_lazy as _
 # (url name, label, permission or "staff" for the Django admin)
 NAVIGATION = [
     ("dashboard", _("Dashboard"), "compliance.access_backoffice"),
+    ("lottery:calculator", _("Prize calculator"), "lottery.use_prize_calculator"),
+    ("lottery:rulesets", _("Prize rules"), "lottery.view_ruleset"),
     ("compliance:audit-list", _("Audit trail"), "compliance.view_auditevent"),
     ("api-docs", _("API"), "compliance.use_api"),
     ("admin:index", _("Admin"), "staff"),

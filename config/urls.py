@@ -58,6 +58,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("compliance/", include("compliance.urls")),
+    path("lottery/", include("lottery.urls")),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),

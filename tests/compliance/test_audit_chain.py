@@ -31,7 +31,12 @@ def _verify_exit_code(capsys) -> tuple[int, str]:
 
 def test_events_are_chained_by_previous_hash(db):
     first, second, third = _record_some()
-    assert (first.prev_hash, second.prev_hash, third.prev_hash) == (GENESIS_HASH, first.hash, second.hash)
+    assert (second.prev_hash, third.prev_hash) == (first.hash, second.hash)
+
+
+def test_the_chain_starts_from_the_genesis_hash(db):
+    _record_some(1)
+    assert AuditEvent.objects.get(seq=1).prev_hash == GENESIS_HASH
 
 
 def test_sequence_numbers_follow_each_other(db):
@@ -156,4 +161,5 @@ def test_concurrent_writers_keep_a_single_unbroken_chain():
         t.join()
     assert errors == []
     report = verify_chain()
-    assert report.ok and report.checked == AuditEvent.objects.count() == 90
+    assert report.ok and report.checked == AuditEvent.objects.count()
+    assert AuditEvent.objects.filter(action="test.concurrent").count() == 90
