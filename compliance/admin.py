@@ -8,7 +8,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.forms.models import model_to_dict
 
 from .audit import audit_record
-from .models import AuditEvent
+from .models import AuditEvent, ExclusionEntry, ExclusionRegistry, ScreeningDecision
 
 User = get_user_model()
 
@@ -73,6 +73,45 @@ class AuditEventAdmin(admin.ModelAdmin):
     list_filter = ("significant", "action")
     search_fields = ("actor_repr", "action", "object_type", "object_id", "object_repr")
     date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ExclusionRegistry)
+class ExclusionRegistryAdmin(AuditedModelAdmin):
+    list_display = ("name", "kind", "jurisdiction", "source", "active", "last_updated")
+    list_filter = ("kind", "active")
+
+
+@admin.register(ExclusionEntry)
+class ExclusionEntryAdmin(admin.ModelAdmin):
+    """Entries come from the registries' imports (the compliance issue); read-only here."""
+
+    list_display = ("registry", "external_id", "birth_date", "starts_at", "ends_at")
+    list_filter = ("registry",)
+    exclude = ("identifier_hash",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ScreeningDecision)
+class ScreeningDecisionAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "action", "person", "amount_cents", "allowed", "actor_repr")
+    list_filter = ("action", "allowed")
 
     def has_add_permission(self, request):
         return False

@@ -18,7 +18,9 @@ DRAW_SUPERVISOR = "Draw supervisor"
 COMPLIANCE_OFFICER = "Compliance officer"
 AUDITOR = "Auditor"
 ADMINISTRATOR = "Administrator"
-ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR)
+# An integration client (sales channel, game platform) using the API with a token; not staff.
+SALES_CHANNEL = "Sales channel"
+ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR, SALES_CHANNEL)
 
 PROJECT_APPS = ("compliance", "players", "lottery", "casino")
 # Apps whose tables the Administrator also manages in the Django admin.
@@ -29,13 +31,31 @@ STAFF = ["compliance.access_backoffice", "compliance.use_api"]
 # Explicit grants per role. The Auditor and the Administrator are computed (see role_permissions).
 PRIZE_RULES = ["lottery.view_ruleset", "lottery.use_prize_calculator"]
 
+# The staff player page and what it shows (docs/players.md).
+PLAYER_VIEWS = [
+    "players.view_player", "players.view_person", "players.view_gameaccount", "players.view_ledgerentry",
+    "players.view_pendingpayout", "players.view_playerlimit", "players.view_operatorlimit",
+    "players.view_playsession", "players.view_sessionreminder", "players.view_selfexclusion",
+    "compliance.view_screeningdecision",
+]
+# What a sales channel does for its players over the API; no back office, no staff pages.
+CHANNEL = [
+    "compliance.use_api", "players.add_player", "players.view_player", "players.view_ledgerentry",
+    "players.verify_person", "players.transact", "players.manage_protection",
+]
+
 ROLE_PERMISSIONS: dict[str, list[str]] = {
-    OPERATOR: [*STAFF, *PRIZE_RULES],
+    OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout"],
     DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES],
-    COMPLIANCE_OFFICER: [*STAFF, "compliance.view_auditevent", *PRIZE_RULES],
+    COMPLIANCE_OFFICER: [
+        *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS,
+        "compliance.view_exclusionregistry", "compliance.view_exclusionentry",
+        "players.verify_person", "players.reveal_identifier",
+    ],
     # The calculator changes nothing, so the read-only role may use it to check published prizes.
     AUDITOR: [*STAFF, "lottery.use_prize_calculator"],
     ADMINISTRATOR: [*STAFF],
+    SALES_CHANNEL: CHANNEL,
 }
 
 

@@ -29,3 +29,49 @@ def staff_set_roles(*, actor, user, roles: list[str], request=None) -> None:
         significant=True,
         request=request,
     )
+
+
+@transaction.atomic
+def exclusion_entry_add(
+    *,
+    actor,
+    registry,
+    national_id: str = "",
+    id_country: str = "FI",
+    first_name: str = "",
+    last_name: str = "",
+    birth_date=None,
+    starts_at=None,
+    ends_at=None,
+    external_id: str = "",
+    request=None,
+):
+    """Add one barred person to a registry (by identifier, or by name and birth date). The hash is
+    made by players.identity, so entries match people however the identifier was typed."""
+    from django.utils import timezone
+
+    from players.identity import identifier_hash
+    from players.rules import normalise_name
+
+    from .models import ExclusionEntry
+
+    entry = ExclusionEntry.objects.create(
+        registry=registry,
+        identifier_hash=identifier_hash(national_id, id_country) if national_id else "",
+        name_normalised=normalise_name(first_name, last_name) if (first_name or last_name) else "",
+        birth_date=birth_date,
+        starts_at=starts_at or timezone.now(),
+        ends_at=ends_at,
+        external_id=external_id,
+    )
+    audit_record(
+        actor=actor,
+        action="registry.entry_added",
+        obj=entry,
+        after={
+            "registry": registry.name, "external_id": external_id, "starts_at": entry.starts_at,
+            "ends_at": ends_at, "by_identifier": bool(national_id),
+        },
+        request=request,
+    )
+    return entry

@@ -10,6 +10,7 @@ NAVIGATION = [
     ("dashboard", _("Dashboard"), "compliance.access_backoffice"),
     ("lottery:calculator", _("Prize calculator"), "lottery.use_prize_calculator"),
     ("lottery:rulesets", _("Prize rules"), "lottery.view_ruleset"),
+    ("players:search", _("Players"), "players.view_player"),
     ("compliance:audit-list", _("Audit trail"), "compliance.view_auditevent"),
     ("api-docs", _("API"), "compliance.use_api"),
     ("admin:index", _("Admin"), "staff"),

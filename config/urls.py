@@ -9,6 +9,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from compliance import api as compliance_api
+from players.api_urls import api_v1_paths as players_api_paths
 
 from . import views
 
@@ -32,6 +33,7 @@ class ApiRootView(APIView):
             {
                 "me": reverse("api:me", request=request),
                 "audit_events": reverse("api:audit-events", request=request),
+                "players": reverse("api:players", request=request),
                 "schema": reverse("api-schema", request=request),
                 "docs": reverse("api-docs", request=request),
             }
@@ -44,6 +46,7 @@ api_v1 = (
         path("me/", compliance_api.MeAPI.as_view(), name="me"),
         path("audit-events/", compliance_api.AuditEventListAPI.as_view(), name="audit-events"),
         path("audit-events/<int:pk>/", compliance_api.AuditEventDetailAPI.as_view(), name="audit-event"),
+        *players_api_paths,
     ],
     "api",
 )
@@ -58,6 +61,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("compliance/", include("compliance.urls")),
+    path("players/", include("players.urls")),
     path("lottery/", include("lottery.urls")),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),

@@ -1,0 +1,318 @@
+"""The single gate before registration, login, deposits, stakes, prize credits and refunds (DESIGN §4).
+
+`screen(person, action, amount_cents, ...)` checks what applies to the action (age, identity
+verification, exclusion registries, self-exclusion, limits, a due time reminder, the balance cap),
+returns a `Decision` with every reason, and logs it as a `ScreeningDecision`. A registry that
+cannot answer denies (`registry_unavailable`). A refused attempt by an excluded person, and a
+registry failure, are also significant audit events.
+
+Callers run it inside their transaction, with the person and the account already locked, so the
+figures it reads cannot change before the caller acts on the decision. The decision row is written
+in that transaction: services commit it even when they refuse (see players.services).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from players import rules
+from players import selectors as player_selectors
+
+from .audit import audit_record
+from .models import ScreeningDecision
+from .registries import check_registries
+
+Action = ScreeningDecision.Action
+
+# What each action is checked for. Prizes and refunds cannot be refused (the player won or is owed
+# them, even if excluded since): only the balance cap applies, and it diverts rather than denies.
+# Withdrawals are always allowed (a self-excluded player must be able to take their money out).
+CHECKS: dict[str, tuple[str, ...]] = {
+    Action.REGISTER: ("age", "registries", "self_exclusion"),
+    Action.LOGIN: ("account", "age", "verification", "registries", "self_exclusion", "time_limits"),
+    Action.DEPOSIT: (
+        "account",
+        "age",
+        "verification",
+        "registries",
+        "self_exclusion",
+        "deposit_limits",
+        "cap",
+    ),
+    Action.STAKE: (
+        "account",
+        "age",
+        "verification",
+        "registries",
+        "self_exclusion",
+        "session",
+        "reminder",
+        "loss_limits",
+        "time_limits",
+    ),
+    Action.PRIZE: ("cap_split",),
+    Action.REFUND: ("cap_split",),
+    Action.WITHDRAWAL: (),
+}
+
+EXCLUSION_CODES = {"registry_excluded", "self_excluded"}
+
+
+@dataclass
+class Decision:
+    allowed: bool
+    reasons: list[dict[str, Any]] = field(default_factory=list)
+    # For deposits: what may still be deposited under the cap; for prizes and refunds: what may be
+    # credited (the rest goes to a pending bank payout).
+    allowed_amount_cents: int | None = None
+    record: ScreeningDecision | None = None
+
+    @property
+    def codes(self) -> list[str]:
+        return [r["code"] for r in self.reasons]
+
+
+def _euros(cents: int) -> str:
+    return f"{cents / 100:,.2f} {settings.OPERATOR_CURRENCY}".replace(",", " ")
+
+
+class _Context:
+    def __init__(self, person, action, amount_cents, account, session, now):
+        self.person = person
+        self.action = action
+        self.amount = amount_cents
+        self.now = now
+        self.session = session
+        self.player = getattr(person, "player", None) if person.pk else None
+        if account is None and self.player is not None:
+            account = getattr(self.player, "account", None)
+        self.account = account
+        self.reasons: list[dict[str, Any]] = []
+        self.allowed_amount: int | None = None
+
+    def deny(self, code: str, message: str, **extra: Any) -> None:
+        self.reasons.append({"code": code, "message": message, **extra})
+
+
+def _check_account(c: _Context) -> None:
+    if c.player is None or c.account is None:
+        c.deny("no_account", "The person has no game account.")
+    elif c.player.status != c.player.Status.ACTIVE:
+        c.deny("account_closed", "The game account is closed.")
+
+
+def _check_age(c: _Context) -> None:
+    minimum = rules.effective_min_age(c.person.jurisdiction, settings.PLAYER_MIN_AGE)
+    today = c.now.astimezone(player_selectors.operator_zone()).date()
+    if not rules.has_reached_age(c.person.birth_date, minimum, today):
+        c.deny("under_age", f"Players must be at least {minimum} years old.", min_age=minimum)
+
+
+def _check_verification(c: _Context) -> None:
+    if not c.person.is_verified:
+        c.deny("not_verified", "The player's identity has not been verified.")
+
+
+def _check_registries(c: _Context) -> None:
+    result = check_registries(c.person, c.now)
+    for registry in result.hits:
+        c.deny("registry_excluded", "The person is on an exclusion register.", registry=registry.name)
+    for registry, error in result.unavailable:
+        c.deny(
+            "registry_unavailable",
+            "An exclusion register could not be checked, so play is refused for now.",
+            registry=registry.name,
+            error=error,
+        )
+
+
+def _check_self_exclusion(c: _Context) -> None:
+    if c.person.pk is None:
+        return
+    exclusion = player_selectors.active_self_exclusion(c.person, c.now)
+    if exclusion is not None:
+        until = (
+            "permanently"
+            if exclusion.permanent
+            else f"until {timezone.localtime(exclusion.ends_at):%Y-%m-%d %H:%M}"
+        )
+        c.deny(
+            "self_excluded",
+            f"The player has excluded themselves from play {until}.",
+            ends_at=exclusion.ends_at.isoformat() if exclusion.ends_at else None,
+        )
+
+
+def _check_session(c: _Context) -> None:
+    s = c.session
+    if s is None or c.player is None or s.player_id != c.player.pk:
+        c.deny("no_session", "A stake needs an open play session of this player.")
+    elif not s.is_open(c.now):
+        c.deny("session_closed", "The play session has ended.")
+
+
+def _check_reminder(c: _Context) -> None:
+    s = c.session
+    if s is not None and s.reminder_due(c.now):
+        minutes = int((s.next_reminder_at - s.started_at).total_seconds() // 60)
+        c.deny(
+            "reminder_due",
+            f"Time reminder: {minutes} minutes of play. Choose to continue or to log out before playing on.",
+            session=s.pk,
+        )
+
+
+_PER = {rules.DAY: "per day", rules.WEEK: "per week", rules.MONTH: "per month"}
+
+
+def _limit_check(c: _Context, kind: str, used_fn) -> None:
+    for limit in player_selectors.effective_limits(c.player, c.now):
+        if limit.kind != kind or limit.value is None:
+            continue
+        start, end = player_selectors.window(limit.period, c.now)
+        used = used_fn(start, end)
+        if kind == "time":
+            if used >= limit.value * 60:
+                c.deny(
+                    "time_limit",
+                    f"The play-time limit of {limit.value} minutes {_PER[limit.period]} has been reached.",
+                    period=limit.period,
+                    limit_minutes=limit.value,
+                )
+        elif used + c.amount > limit.value:
+            remaining = max(0, limit.value - used)
+            c.deny(
+                f"{kind}_limit",
+                f"This would exceed the {kind} limit of {_euros(limit.value)} {_PER[limit.period]}; "
+                f"{_euros(remaining)} remains.",
+                period=limit.period,
+                limit_cents=limit.value,
+                remaining_cents=remaining,
+            )
+
+
+def _check_deposit_limits(c: _Context) -> None:
+    _limit_check(c, "deposit", lambda s, e: player_selectors.deposited_cents(c.account, s, e))
+
+
+def _check_loss_limits(c: _Context) -> None:
+    _limit_check(c, "loss", lambda s, e: player_selectors.net_loss_cents(c.account, s, e))
+
+
+def _check_time_limits(c: _Context) -> None:
+    _limit_check(c, "time", lambda s, e: player_selectors.play_seconds(c.player, s, e, c.now))
+
+
+def _check_cap(c: _Context) -> None:
+    room = rules.cap_room(c.account.balance_cents, c.account.cap_cents)
+    c.allowed_amount = room
+    if c.amount > room:
+        c.deny(
+            "balance_cap",
+            f"A game account may hold at most {_euros(c.account.cap_cents)}; "
+            f"at most {_euros(room)} can be deposited now.",
+            allowed_cents=room,
+            cap_cents=c.account.cap_cents,
+        )
+
+
+def _check_cap_split(c: _Context) -> None:
+    if c.account is None:
+        c.deny("no_account", "The person has no game account.")
+        return
+    credited, diverted = rules.split_credit(c.amount, c.account.balance_cents, c.account.cap_cents)
+    c.allowed_amount = credited
+    if diverted:
+        # Not a refusal: a note on an allowed decision, so the log says why the credit was split.
+        c.reasons.append(
+            {
+                "code": "balance_cap_diverted",
+                "message": f"{_euros(diverted)} exceeds the balance cap and goes to a pending bank payout.",
+                "diverted_cents": diverted,
+            }
+        )
+
+
+_CHECK_FUNCTIONS = {
+    "account": _check_account,
+    "age": _check_age,
+    "verification": _check_verification,
+    "registries": _check_registries,
+    "self_exclusion": _check_self_exclusion,
+    "session": _check_session,
+    "reminder": _check_reminder,
+    "deposit_limits": _check_deposit_limits,
+    "loss_limits": _check_loss_limits,
+    "time_limits": _check_time_limits,
+    "cap": _check_cap,
+    "cap_split": _check_cap_split,
+}
+# Checks that need the account and player; skipped when the account check already failed.
+_NEEDS_ACCOUNT = {"deposit_limits", "loss_limits", "time_limits", "cap", "session", "reminder"}
+
+
+def screen(
+    person,
+    action: str,
+    amount_cents: int = 0,
+    *,
+    account=None,
+    session=None,
+    now: dt.datetime | None = None,
+    actor: Any = None,
+) -> Decision:
+    """Decide whether `person` may do `action` (for `amount_cents`), log the decision and return it.
+
+    `person` may be unsaved (registration). `account` defaults to the person's game account, and a
+    stake needs the `session` it is placed in.
+    """
+    if action not in CHECKS:
+        raise ValueError(f"Unknown screening action {action!r}")
+    now = now or timezone.now()
+    c = _Context(person, action, int(amount_cents or 0), account, session, now)
+    for name in CHECKS[action]:
+        if name in _NEEDS_ACCOUNT and (c.player is None or c.account is None):
+            continue
+        _CHECK_FUNCTIONS[name](c)
+    denials = [r for r in c.reasons if r["code"] != "balance_cap_diverted"]
+    allowed = not denials
+    actor_repr = (
+        actor
+        if isinstance(actor, str)
+        else (actor.get_username() if actor is not None else "system:screening")
+    )
+    record = ScreeningDecision.objects.create(
+        created_at=now,
+        action=action,
+        person=person if person.pk else None,
+        identifier_hash=person.national_id_hash,
+        amount_cents=c.amount,
+        allowed=allowed,
+        reasons=c.reasons,
+        actor_repr=actor_repr[:150],
+    )
+    codes = {r["code"] for r in denials}
+    if codes & (EXCLUSION_CODES | {"registry_unavailable"}):
+        audit_record(
+            actor=actor if actor is not None else "system:screening",
+            action=(
+                "screening.excluded_attempt" if codes & EXCLUSION_CODES else "screening.registry_unavailable"
+            ),
+            obj=person if person.pk else None,
+            object_type="" if person.pk else "players.person",
+            object_repr="" if person.pk else "(not registered)",
+            data={
+                "decision": record.pk,
+                "action": action,
+                "amount_cents": c.amount,
+                "identifier_hash": person.national_id_hash,
+                "reasons": c.reasons,
+            },
+            significant=True,
+        )
+    return Decision(allowed=allowed, reasons=c.reasons, allowed_amount_cents=c.allowed_amount, record=record)

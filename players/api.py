@@ -1,0 +1,332 @@
+"""The channel API for players: registration, status, money, sessions and reminders, limits,
+self-exclusion. Thin: serializers validate, services decide.
+
+Every refusal is a 4xx with `{"code": ..., "detail": ...}` (and the reasons behind it) and changes
+nothing; see players/errors.py for the statuses.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from . import selectors, services
+from .errors import PlayerError
+from .models import GameAccount, LedgerEntry, Player, PlaySession
+from .serializers import (
+    ErrorSerializer,
+    IntervalSerializer,
+    LedgerEntrySerializer,
+    LimitRequestSerializer,
+    MoneySerializer,
+    PlayerLimitSerializer,
+    PlayerStatusSerializer,
+    PlaySessionSerializer,
+    PostingSerializer,
+    PrizeSerializer,
+    RegisterSerializer,
+    ReminderAnswerSerializer,
+    SelfExclusionRequestSerializer,
+    SelfExclusionSerializer,
+    StakeSerializer,
+    VerificationSerializer,
+)
+
+REFUSALS = {
+    400: OpenApiResponse(
+        ErrorSerializer, description="Invalid input (`errors` names the fields) or rule broken"
+    ),
+    404: OpenApiResponse(ErrorSerializer, description="No such player or session"),
+    409: OpenApiResponse(ErrorSerializer, description="Conflicts with the current state"),
+    422: OpenApiResponse(
+        ErrorSerializer, description="Refused by player protection or the ledger; `reasons` lists why"
+    ),
+}
+
+
+def players_exception_handler(exc, context):
+    """Every error as {"code", "detail"}: service refusals, field errors, 404s and DRF's own."""
+    if isinstance(exc, PlayerError):
+        return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, exceptions.ValidationError):
+        return Response(
+            {"code": "invalid", "detail": "The request is not valid.", "errors": exc.detail},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = exception_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        response.data = {"code": codes if isinstance(codes, str) else "error", "detail": str(exc.detail)}
+    return response
+
+
+class _PlayersAPI(generics.GenericAPIView):
+    def get_exception_handler(self):
+        return players_exception_handler
+
+    def player(self) -> Player:
+        return get_object_or_404(Player.objects.select_related("person", "account"), pk=self.kwargs["pk"])
+
+    def session(self) -> PlaySession:
+        return get_object_or_404(PlaySession, pk=self.kwargs["pk"])
+
+    def valid(self, serializer_class) -> dict:
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+
+def _status_response(player: Player, code=status.HTTP_200_OK) -> Response:
+    player = Player.objects.select_related("person", "account").get(pk=player.pk)
+    return Response(PlayerStatusSerializer(selectors.player_status(player, timezone.now())).data, status=code)
+
+
+def _posting_response(posting: services.Posting) -> Response:
+    entry = posting.entry
+    data = {
+        "replayed": posting.replayed,
+        "entry": entry,
+        "balance_cents": GameAccount.objects.values_list("balance_cents", flat=True).get(pk=entry.account_id),
+        "pending_payout": posting.pending_payout,
+    }
+    return Response(
+        PostingSerializer(data).data,
+        status=status.HTTP_200_OK if posting.replayed else status.HTTP_201_CREATED,
+    )
+
+
+class PlayerRegisterAPI(_PlayersAPI):
+    """Register a person as a player (refused when under age, on an exclusion register, ...)."""
+
+    permission_required = "players.add_player"
+    serializer_class = RegisterSerializer
+
+    @extend_schema(request=RegisterSerializer, responses={201: PlayerStatusSerializer, **REFUSALS})
+    def post(self, request):
+        data = self.valid(RegisterSerializer)
+        player = services.player_register(actor=request.user, request=request, **data)
+        return _status_response(player, status.HTTP_201_CREATED)
+
+
+class PlayerStatusAPI(_PlayersAPI):
+    """The player's status: verification, balance, cap, self-exclusion, limits, open session."""
+
+    permission_required = "players.view_player"
+    serializer_class = PlayerStatusSerializer
+
+    @extend_schema(responses={200: PlayerStatusSerializer, 404: REFUSALS[404]})
+    def get(self, request, pk: int):
+        return _status_response(self.player())
+
+
+class PlayerVerificationAPI(_PlayersAPI):
+    """Record the result of identity verification (KYC)."""
+
+    permission_required = "players.verify_person"
+    serializer_class = VerificationSerializer
+
+    @extend_schema(request=VerificationSerializer, responses={200: PlayerStatusSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(VerificationSerializer)
+        if data["result"] == "verified":
+            services.person_verify(
+                actor=request.user,
+                person=player.person,
+                method=data["method"],
+                note=data["note"],
+                request=request,
+            )
+        else:
+            services.person_reject_verification(
+                actor=request.user, person=player.person, note=data["note"] or data["method"], request=request
+            )
+        return _status_response(player)
+
+
+class DepositAPI(_PlayersAPI):
+    """Deposit; refused above the balance cap (`allowed_cents` says how much still fits) or a limit."""
+
+    permission_required = "players.transact"
+    serializer_class = MoneySerializer
+
+    @extend_schema(
+        request=MoneySerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
+    )
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(MoneySerializer)
+        return _posting_response(
+            services.account_deposit(actor=request.user, account=player.account, request=request, **data)
+        )
+
+
+class WithdrawalAPI(_PlayersAPI):
+    """Withdraw to the player (allowed during self-exclusion)."""
+
+    permission_required = "players.transact"
+    serializer_class = MoneySerializer
+
+    @extend_schema(
+        request=MoneySerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
+    )
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(MoneySerializer)
+        return _posting_response(
+            services.account_withdraw(actor=request.user, account=player.account, request=request, **data)
+        )
+
+
+class StakeAPI(_PlayersAPI):
+    """Debit a stake placed in an open play session."""
+
+    permission_required = "players.transact"
+    serializer_class = StakeSerializer
+
+    @extend_schema(
+        request=StakeSerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
+    )
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(StakeSerializer)
+        session = PlaySession.objects.filter(pk=data.pop("session"), player=player).first()
+        return _posting_response(
+            services.account_stake(actor=request.user, account=player.account, session=session, **data)
+        )
+
+
+class PrizeAPI(_PlayersAPI):
+    """Credit a prize; the part above the balance cap becomes a pending bank payout."""
+
+    permission_required = "players.transact"
+    serializer_class = PrizeSerializer
+
+    @extend_schema(
+        request=PrizeSerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
+    )
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(PrizeSerializer)
+        session_id = data.pop("session")
+        session = PlaySession.objects.filter(pk=session_id, player=player).first() if session_id else None
+        return _posting_response(
+            services.account_prize(actor=request.user, account=player.account, session=session, **data)
+        )
+
+
+class LedgerAPI(_PlayersAPI, generics.ListAPIView):
+    """The account's ledger, newest first."""
+
+    permission_required = "players.view_ledgerentry"
+    serializer_class = LedgerEntrySerializer
+
+    def get_queryset(self):
+        return LedgerEntry.objects.filter(account__player_id=self.kwargs["pk"]).order_by("-created_at", "-pk")
+
+    def list(self, request, *args, **kwargs):
+        self.player()  # 404 for an unknown player rather than an empty list
+        return super().list(request, *args, **kwargs)
+
+
+class LimitAPI(_PlayersAPI):
+    """Set, lower, raise or remove one of the player's own limits. Lowering applies at once,
+    raising or removing after the cooling-off period (`effective_from`)."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = LimitRequestSerializer
+
+    @extend_schema(request=LimitRequestSerializer, responses={201: PlayerLimitSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(LimitRequestSerializer)
+        row = services.limit_set(actor=request.user, player=player, request=request, **data)
+        return Response(PlayerLimitSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class SelfExclusionAPI(_PlayersAPI):
+    """Self-exclude at once, for some days or permanently; can be extended, never shortened."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = SelfExclusionRequestSerializer
+
+    @extend_schema(
+        request=SelfExclusionRequestSerializer, responses={201: SelfExclusionSerializer, **REFUSALS}
+    )
+    def post(self, request, pk: int):
+        player = self.player()
+        data = self.valid(SelfExclusionRequestSerializer)
+        row = services.self_exclusion_start(actor=request.user, person=player.person, request=request, **data)
+        return Response(SelfExclusionSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class SessionStartAPI(_PlayersAPI):
+    """Log the player in: a new play session (refused when the player may not play)."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = PlaySessionSerializer
+
+    @extend_schema(request=None, responses={201: PlaySessionSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        session = services.session_start(actor=request.user, player=self.player())
+        return Response(PlaySessionSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionAPI(_PlayersAPI):
+    """The session now. When a reminder is due, `reminder` holds it (and it is recorded as shown):
+    stakes are refused until the player answers it."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = PlaySessionSerializer
+
+    @extend_schema(responses={200: PlaySessionSerializer, 404: REFUSALS[404]})
+    def get(self, request, pk: int):
+        session = services.session_refresh(actor=request.user, session=self.session())
+        return Response(PlaySessionSerializer(session).data)
+
+
+class ReminderAnswerAPI(_PlayersAPI):
+    """Answer the due reminder: continue (optionally with a shorter interval) or log out."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = ReminderAnswerSerializer
+
+    @extend_schema(request=ReminderAnswerSerializer, responses={200: PlaySessionSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        data = self.valid(ReminderAnswerSerializer)
+        session = services.session_answer_reminder(actor=request.user, session=self.session(), **data)
+        return Response(PlaySessionSerializer(session).data)
+
+
+class SessionIntervalAPI(_PlayersAPI):
+    """Shorten the reminder interval (after the first reminder; at most 15 minutes)."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = IntervalSerializer
+
+    @extend_schema(request=IntervalSerializer, responses={200: PlaySessionSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        data = self.valid(IntervalSerializer)
+        session = services.session_set_interval(
+            actor=request.user, session=self.session(), minutes=data["minutes"]
+        )
+        return Response(PlaySessionSerializer(session).data)
+
+
+class SessionEndAPI(_PlayersAPI):
+    """Log out."""
+
+    permission_required = "players.manage_protection"
+    serializer_class = PlaySessionSerializer
+
+    @extend_schema(request=None, responses={200: PlaySessionSerializer, 404: REFUSALS[404]})
+    def post(self, request, pk: int):
+        session = services.session_end(actor=request.user, session=self.session())
+        return Response(PlaySessionSerializer(session).data)

@@ -1,0 +1,153 @@
+"""Demo players for `manage.py seed_demo`: idempotent (a person that exists is left alone).
+
+- Aino Virtanen: verified, funded, with her own deposit limit and one finished session with a reminder;
+- Mikko Korhonen: registered, not verified (cannot deposit or play);
+- Liisa Nieminen: verified, funded, self-excluded for 90 days;
+- Jari Mäkelä: verified and funded, then entered on the demo exclusion register (his deposit is refused);
+- the operator's mandatory loss limits: 500 EUR per day, 2,000 EUR per month;
+- the API user `channel` with the Sales channel role (token only, no password, no back office).
+
+The identity codes use individual numbers 900-999, which are never issued to real people.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from compliance import roles
+from compliance.audit import audit_record
+from compliance.models import ExclusionRegistry
+from compliance.services import exclusion_entry_add, staff_set_roles
+
+from . import rules, services
+from .errors import PlayerError
+from .identity import identifier_hash
+from .models import OperatorLimit, Person, Player
+
+ACTOR = "system:seed_demo"
+REGISTRY = "Demo exclusion register"
+
+PEOPLE = [
+    # key, first, last, birth date, individual number, e-mail
+    ("aino", "Aino", "Virtanen", dt.date(1988, 3, 14), 901, "aino.virtanen@example.invalid"),
+    ("mikko", "Mikko", "Korhonen", dt.date(1999, 11, 2), 902, "mikko.korhonen@example.invalid"),
+    ("liisa", "Liisa", "Nieminen", dt.date(1975, 6, 30), 903, "liisa.nieminen@example.invalid"),
+    ("jari", "Jari", "Mäkelä", dt.date(1969, 1, 20), 904, "jari.makela@example.invalid"),
+]
+
+
+def _register(first, last, birth, individual, email) -> tuple[Player, str, bool]:
+    hetu = rules.finnish_id(birth, individual)
+    existing = (
+        Person.objects.filter(national_id_hash=identifier_hash(hetu, "FI")).select_related("player").first()
+    )
+    if existing is not None:
+        return existing.player, hetu, False
+    player = services.player_register(
+        actor=ACTOR,
+        first_name=first,
+        last_name=last,
+        birth_date=birth,
+        national_id=hetu,
+        email=email,
+        city="Helsinki",
+        postal_code="00100",
+        street_address="Demokatu 1",
+    )
+    return player, hetu, True
+
+
+def _channel_user() -> str:
+    user, created = get_user_model().objects.get_or_create(
+        username="channel", defaults={"first_name": "Demo", "last_name": "Channel"}
+    )
+    if created:
+        user.set_unusable_password()  # an integration client signs in with its token only
+        user.save()
+        audit_record(actor=ACTOR, action="auth.user_created", obj=user, after={"username": user.username})
+    staff_set_roles(actor=ACTOR, user=user, roles=[roles.SALES_CHANNEL])
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+def seed(stdout) -> None:
+    token = _channel_user()
+    for kind, period, cents in (("loss", "day", 500_00), ("loss", "month", 2_000_00)):
+        OperatorLimit.objects.get_or_create(
+            kind=kind, period=period, defaults={"amount_cents": cents, "note": "demo mandatory limit"}
+        )
+    registry, _ = ExclusionRegistry.objects.get_or_create(
+        name=REGISTRY, defaults={"source": "demo data", "kind": ExclusionRegistry.Kind.NATIONAL}
+    )
+    now = timezone.now()
+    created = []
+    for key, first, last, birth, individual, email in PEOPLE:
+        player, hetu, new = _register(first, last, birth, individual, email)
+        if not new:
+            continue
+        created.append(f"{first} {last}")
+        account = player.account
+        if key == "mikko":
+            continue
+        services.person_verify(actor=ACTOR, person=player.person, method="bank_id")
+        if key == "aino":
+            services.account_deposit(
+                actor=ACTOR, account=account, amount_cents=250_00, reference="demo-aino-1"
+            )
+            services.limit_set(actor=ACTOR, player=player, kind="deposit", period="week", amount_cents=300_00)
+            start = now - dt.timedelta(minutes=40)
+            session = services.session_start(actor=ACTOR, player=player, now=start)
+            services.account_stake(
+                actor=ACTOR,
+                account=account,
+                amount_cents=2_00,
+                reference="demo-aino-stake-1",
+                session=session,
+                game="demo",
+                now=start + dt.timedelta(minutes=5),
+            )
+            services.session_refresh(actor=ACTOR, session=session, now=start + dt.timedelta(minutes=15))
+            services.session_answer_reminder(
+                actor=ACTOR,
+                session=session,
+                choice="continue",
+                interval_minutes=10,
+                now=start + dt.timedelta(minutes=16),
+            )
+            services.account_prize(
+                actor=ACTOR,
+                account=account,
+                amount_cents=5_00,
+                reference="demo-aino-prize-1",
+                session=session,
+                game="demo",
+                now=start + dt.timedelta(minutes=18),
+            )
+            services.session_end(actor=ACTOR, session=session, now=start + dt.timedelta(minutes=20))
+        elif key == "liisa":
+            services.account_deposit(
+                actor=ACTOR, account=account, amount_cents=40_00, reference="demo-liisa-1"
+            )
+            services.self_exclusion_start(actor=ACTOR, person=player.person, days=90)
+        elif key == "jari":
+            services.account_deposit(
+                actor=ACTOR, account=account, amount_cents=100_00, reference="demo-jari-1"
+            )
+            exclusion_entry_add(
+                actor=ACTOR,
+                registry=registry,
+                national_id=hetu,
+                external_id="DEMO-0001",
+            )
+            try:  # shows a refused attempt (and its significant audit event) on the staff pages
+                services.account_deposit(
+                    actor=ACTOR, account=account, amount_cents=50_00, reference="demo-jari-2"
+                )
+            except PlayerError:
+                pass
+    if created:
+        stdout.write(f"Demo players: {', '.join(created)}")
+    stdout.write(f"Demo sales channel API user: channel (role {roles.SALES_CHANNEL}), API token {token}")

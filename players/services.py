@@ -1,0 +1,893 @@
+"""Every write of the players app (docs/players.md).
+
+Conventions:
+- keyword-only arguments; `actor=` is a User or a string "system:<job>" / "channel:<name>";
+- one transaction per call, with the audit event (where the change is audited) inside it;
+- rows are locked in one order everywhere: Person -> Player -> GameAccount -> PlaySession
+  (several rows of one table in primary-key order), so two services never deadlock;
+- every money movement, registration and login first asks `compliance.screening.screen()` with the
+  rows already locked. A refusal raises a `players.errors.PlayerError` AFTER the transaction, so the
+  screening decision (and any reminder that fell due) is kept while nothing else has changed;
+- ledger postings are idempotent: the same reference returns the original entry, a different
+  kind or amount under that reference is a `reference_conflict`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from compliance import screening
+from compliance.audit import audit_record
+
+from . import rules
+from .errors import Conflict, InvalidRequest, PlayerError, Refused
+from .identity import decrypt_identifier, encrypt_identifier, identifier_hash
+from .models import (
+    GameAccount,
+    LedgerEntry,
+    LimitKind,
+    LimitPeriod,
+    PendingPayout,
+    Person,
+    Player,
+    PlayerLimit,
+    PlaySession,
+    SelfExclusion,
+    SessionReminder,
+)
+from .selectors import active_self_exclusion, current_player_limit
+
+Action = screening.Action
+Kind = LedgerEntry.Kind
+
+
+def _actor_repr(actor: Any) -> str:
+    if actor is None or actor == "":
+        raise TypeError("actor= is required: a User, or 'system:<job>' / 'channel:<name>'")
+    if isinstance(actor, str):
+        return actor[:150]
+    return actor.get_username()[:150]
+
+
+def _user_or_none(actor: Any):
+    return actor if isinstance(actor, AbstractBaseUser) else None
+
+
+def _raise_if(error: PlayerError | None) -> None:
+    if error is not None:
+        raise error
+
+
+# --- Registration and identity ---------------------------------------------------------------------
+
+
+def player_register(
+    *,
+    actor,
+    first_name: str,
+    last_name: str,
+    birth_date: dt.date,
+    national_id: str,
+    id_country: str = "FI",
+    email: str = "",
+    phone: str = "",
+    street_address: str = "",
+    postal_code: str = "",
+    city: str = "",
+    country_of_residence: str = "FI",
+    jurisdiction: str | None = None,
+    now: dt.datetime | None = None,
+    request=None,
+) -> Player:
+    """Register a person as a player with an empty game account, if screening allows it."""
+    who = _actor_repr(actor)
+    now = now or timezone.now()
+    jurisdiction = jurisdiction or settings.PLAYER_DEFAULT_JURISDICTION
+    id_country = id_country.upper()
+    if jurisdiction not in settings.PLAYER_MIN_AGE:
+        raise InvalidRequest(
+            "unknown_jurisdiction",
+            f"Unknown jurisdiction {jurisdiction!r}.",
+            jurisdictions=sorted(settings.PLAYER_MIN_AGE),
+        )
+    if id_country == "FI":
+        try:
+            encoded = rules.finnish_id_birth_date(national_id)
+        except ValueError as exc:
+            raise InvalidRequest(
+                "invalid_identifier", f"The national identifier is not valid: {exc}."
+            ) from None
+        if encoded != birth_date:
+            raise InvalidRequest(
+                "identifier_birth_date_mismatch", "The identifier does not match the birth date."
+            )
+    person = Person(
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+        name_normalised=rules.normalise_name(first_name, last_name),
+        birth_date=birth_date,
+        national_id_hash=identifier_hash(national_id, id_country),
+        national_id_encrypted=encrypt_identifier(national_id, id_country),
+        id_country=id_country,
+        email=email,
+        phone=phone,
+        street_address=street_address,
+        postal_code=postal_code,
+        city=city,
+        country_of_residence=country_of_residence.upper(),
+        jurisdiction=jurisdiction,
+        created_at=now,
+    )
+    already = Conflict("already_registered", "A person with this national identifier is already registered.")
+    error: PlayerError | None = None
+    player = None
+    with transaction.atomic():
+        if Person.objects.filter(national_id_hash=person.national_id_hash).exists():
+            raise already
+        decision = screening.screen(person, Action.REGISTER, actor=actor, now=now)
+        if not decision.allowed:
+            error = Refused.from_decision(decision)
+        else:
+            try:
+                with transaction.atomic():
+                    person.save()
+                    player = Player.objects.create(person=person, registered_at=now, registered_via=who)
+                    GameAccount.objects.create(player=player, created_at=now)
+            except IntegrityError:
+                error = already  # registered concurrently under the same identifier
+            else:
+                audit_record(
+                    actor=actor,
+                    action="players.registered",
+                    obj=player,
+                    after={
+                        "person": person.pk,
+                        "name": f"{person.first_name} {person.last_name}",
+                        "birth_date": person.birth_date,
+                        "jurisdiction": jurisdiction,
+                    },
+                    request=request,
+                )
+    _raise_if(error)
+    return player
+
+
+def person_verify(*, actor, person: Person, method: str, note: str = "", now=None, request=None) -> Person:
+    """Record that the person's identity was verified (e.g. strong electronic identification)."""
+    who = _actor_repr(actor)
+    now = now or timezone.now()
+    with transaction.atomic():
+        p = Person.objects.select_for_update().get(pk=person.pk)
+        if p.kyc_status == Person.Kyc.VERIFIED:
+            return p
+        before = {"kyc_status": p.kyc_status}
+        p.kyc_status = Person.Kyc.VERIFIED
+        p.kyc_method = method[:50]
+        p.kyc_note = note[:255]
+        p.kyc_verified_at = now
+        p.kyc_verified_by = _user_or_none(actor)
+        p.kyc_verified_by_repr = who
+        p.save()
+        audit_record(
+            actor=actor,
+            action="players.kyc_verified",
+            obj=p,
+            before=before,
+            after={"kyc_status": p.kyc_status, "method": p.kyc_method, "note": p.kyc_note},
+            request=request,
+        )
+    return p
+
+
+def person_reject_verification(*, actor, person: Person, note: str, now=None, request=None) -> Person:
+    """Record that the identity could not be verified; the person cannot play or deposit."""
+    who = _actor_repr(actor)
+    now = now or timezone.now()
+    with transaction.atomic():
+        p = Person.objects.select_for_update().get(pk=person.pk)
+        before = {"kyc_status": p.kyc_status}
+        p.kyc_status = Person.Kyc.REJECTED
+        p.kyc_note = note[:255]
+        p.kyc_verified_at = now
+        p.kyc_verified_by = _user_or_none(actor)
+        p.kyc_verified_by_repr = who
+        p.save()
+        audit_record(
+            actor=actor,
+            action="players.kyc_rejected",
+            obj=p,
+            before=before,
+            after={"kyc_status": p.kyc_status, "note": p.kyc_note},
+            significant=True,
+            request=request,
+        )
+    return p
+
+
+def person_reveal_identifier(*, actor, person: Person, request=None) -> str | None:
+    """The national identifier in clear for authorised staff; every look is an audit event.
+    None when no encrypted copy exists (encryption not available when the person was registered)."""
+    _actor_repr(actor)
+    clear = decrypt_identifier(person.national_id_encrypted)
+    audit_record(
+        actor=actor,
+        action="players.identifier_revealed",
+        obj=person,
+        data={"available": clear is not None},
+        request=request,
+    )
+    return clear
+
+
+# --- The ledger ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Posting:
+    entry: LedgerEntry
+    replayed: bool = False
+
+    @property
+    def pending_payout(self) -> PendingPayout | None:
+        return PendingPayout.objects.filter(entry=self.entry).first()
+
+
+def _positive(amount_cents: int) -> int:
+    if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
+        raise InvalidRequest("invalid_amount", "The amount must be a positive whole number of cents.")
+    return amount_cents
+
+
+def _lock_money(account: GameAccount) -> tuple[Person, GameAccount]:
+    """Lock the person, then the account (the global lock order)."""
+    person_id = GameAccount.objects.filter(pk=account.pk).values_list("player__person_id", flat=True).get()
+    person = Person.objects.select_for_update().get(pk=person_id)
+    locked = GameAccount.objects.select_for_update().get(pk=account.pk)
+    return person, locked
+
+
+def _lock_session(session: PlaySession | None, player_id: int) -> PlaySession | None:
+    if session is None:
+        return None
+    return PlaySession.objects.select_for_update().filter(pk=session.pk, player_id=player_id).first()
+
+
+def _replay(account: GameAccount, reference: str, kind: str, amount_cents: int) -> LedgerEntry | None:
+    entry = LedgerEntry.objects.filter(account=account, reference=reference).first()
+    if entry is None:
+        return None
+    if entry.kind != kind or entry.requested_cents != amount_cents:
+        raise Conflict(
+            "reference_conflict",
+            f"Reference {reference!r} was already used for a {entry.kind} of {entry.requested_cents} cents.",
+            reference=reference,
+            entry=entry.pk,
+        )
+    return entry
+
+
+def _post(
+    account: GameAccount,
+    *,
+    kind: str,
+    amount_cents: int,
+    reference: str,
+    who: str,
+    now: dt.datetime,
+    diverted_cents: int = 0,
+    session: PlaySession | None = None,
+    game: str = "",
+    note: str = "",
+) -> LedgerEntry:
+    """Append one entry and move the cached balance with it (the caller holds the account lock)."""
+    new_balance = account.balance_cents + amount_cents
+    entry = LedgerEntry.objects.create(
+        account=account,
+        kind=kind,
+        amount_cents=amount_cents,
+        diverted_cents=diverted_cents,
+        balance_after_cents=new_balance,
+        reference=reference,
+        session=session,
+        game=game[:100],
+        note=note[:255],
+        actor_repr=who,
+        created_at=now,
+    )
+    if amount_cents:
+        GameAccount.objects.filter(pk=account.pk).update(
+            balance_cents=F("balance_cents") + amount_cents, updated_at=now
+        )
+        account.balance_cents = new_balance
+    return entry
+
+
+def _reference(reference: str) -> str:
+    reference = (reference or "").strip()
+    if not reference or len(reference) > 100:
+        raise InvalidRequest("invalid_reference", "A reference of 1 to 100 characters is required.")
+    return reference
+
+
+def account_deposit(
+    *, actor, account: GameAccount, amount_cents: int, reference: str, now=None, request=None
+) -> Posting:
+    """Deposit money; refused (nothing changed) by screening, e.g. above the balance cap with the
+    amount still allowed in the refusal."""
+    who = _actor_repr(actor)
+    amount = _positive(amount_cents)
+    reference = _reference(reference)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        person, acct = _lock_money(account)
+        existing = _replay(acct, reference, Kind.DEPOSIT, amount)
+        if existing:
+            return Posting(existing, replayed=True)
+        decision = screening.screen(person, Action.DEPOSIT, amount, account=acct, now=now, actor=actor)
+        if decision.allowed:
+            entry = _post(acct, kind=Kind.DEPOSIT, amount_cents=amount, reference=reference, who=who, now=now)
+            audit_record(
+                actor=actor,
+                action="players.deposit",
+                obj=acct,
+                after={"amount_cents": amount, "balance_cents": acct.balance_cents, "reference": reference},
+                request=request,
+            )
+        else:
+            error = Refused.from_decision(decision)
+    _raise_if(error)
+    return Posting(entry)
+
+
+def account_withdraw(
+    *, actor, account: GameAccount, amount_cents: int, reference: str, now=None, request=None
+) -> Posting:
+    """Withdraw money to the player; allowed also during self-exclusion."""
+    who = _actor_repr(actor)
+    amount = _positive(amount_cents)
+    reference = _reference(reference)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        person, acct = _lock_money(account)
+        existing = _replay(acct, reference, Kind.WITHDRAWAL, amount)
+        if existing:
+            return Posting(existing, replayed=True)
+        if amount > acct.balance_cents:
+            error = Refused(
+                "insufficient_funds",
+                "The balance is too low for this withdrawal.",
+                available_cents=acct.balance_cents,
+            )
+        else:
+            decision = screening.screen(person, Action.WITHDRAWAL, amount, account=acct, now=now, actor=actor)
+            if decision.allowed:
+                entry = _post(
+                    acct, kind=Kind.WITHDRAWAL, amount_cents=-amount, reference=reference, who=who, now=now
+                )
+                audit_record(
+                    actor=actor,
+                    action="players.withdrawal",
+                    obj=acct,
+                    after={
+                        "amount_cents": amount,
+                        "balance_cents": acct.balance_cents,
+                        "reference": reference,
+                    },
+                    request=request,
+                )
+            else:
+                error = Refused.from_decision(decision)
+    _raise_if(error)
+    return Posting(entry)
+
+
+def account_stake(
+    *,
+    actor,
+    account: GameAccount,
+    amount_cents: int,
+    reference: str,
+    session: PlaySession | None,
+    game: str = "",
+    now=None,
+) -> Posting:
+    """Debit a stake placed in an open play session, within the limits and with no reminder due."""
+    who = _actor_repr(actor)
+    amount = _positive(amount_cents)
+    reference = _reference(reference)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        person, acct = _lock_money(account)
+        existing = _replay(acct, reference, Kind.STAKE, amount)
+        if existing:
+            return Posting(existing, replayed=True)
+        sess = _lock_session(session, acct.player_id)
+        if sess is not None:
+            _session_touch(sess, now)
+        if amount > acct.balance_cents:
+            error = Refused(
+                "insufficient_funds",
+                "The balance is too low for this stake.",
+                available_cents=acct.balance_cents,
+            )
+        else:
+            decision = screening.screen(
+                person, Action.STAKE, amount, account=acct, session=sess, now=now, actor=actor
+            )
+            if decision.allowed:
+                entry = _post(
+                    acct,
+                    kind=Kind.STAKE,
+                    amount_cents=-amount,
+                    reference=reference,
+                    who=who,
+                    now=now,
+                    session=sess,
+                    game=game,
+                )
+                sess.last_activity_at = now
+                sess.save(update_fields=["last_activity_at"])
+            else:
+                error = Refused.from_decision(decision)
+    _raise_if(error)
+    return Posting(entry)
+
+
+def _credit(
+    kind: str, *, actor, account, amount_cents, reference, session=None, game="", note="", now=None
+) -> Posting:
+    who = _actor_repr(actor)
+    amount = _positive(amount_cents)
+    reference = _reference(reference)
+    now = now or timezone.now()
+    with transaction.atomic():
+        person, acct = _lock_money(account)
+        existing = _replay(acct, reference, kind, amount)
+        if existing:
+            return Posting(existing, replayed=True)
+        sess = _lock_session(session, acct.player_id)
+        action = Action.PRIZE if kind == Kind.PRIZE else Action.REFUND
+        screening.screen(person, action, amount, account=acct, session=sess, now=now, actor=actor)
+        credited, diverted = rules.split_credit(amount, acct.balance_cents, acct.cap_cents)
+        entry = _post(
+            acct,
+            kind=kind,
+            amount_cents=credited,
+            diverted_cents=diverted,
+            reference=reference,
+            who=who,
+            now=now,
+            session=sess,
+            game=game,
+            note=note,
+        )
+        if sess is not None and sess.ended_at is None:
+            sess.last_activity_at = max(sess.last_activity_at, now)
+            sess.save(update_fields=["last_activity_at"])
+        if diverted:
+            payout = PendingPayout.objects.create(
+                account=acct, entry=entry, amount_cents=diverted, created_at=now
+            )
+            audit_record(
+                actor=actor,
+                action="players.payout_pending",
+                obj=payout,
+                data={
+                    "kind": kind,
+                    "reference": reference,
+                    "amount_cents": amount,
+                    "credited_cents": credited,
+                    "diverted_cents": diverted,
+                },
+            )
+    return Posting(entry)
+
+
+def account_prize(
+    *, actor, account: GameAccount, amount_cents: int, reference: str, session=None, game: str = "", now=None
+) -> Posting:
+    """Credit a prize; what would take the balance over the cap becomes a pending bank payout."""
+    return _credit(
+        Kind.PRIZE,
+        actor=actor,
+        account=account,
+        amount_cents=amount_cents,
+        reference=reference,
+        session=session,
+        game=game,
+        now=now,
+    )
+
+
+def account_refund(
+    *,
+    actor,
+    account: GameAccount,
+    amount_cents: int,
+    reference: str,
+    note: str = "",
+    game: str = "",
+    now=None,
+) -> Posting:
+    """Refund a stake (cancelled draw, void round); over the cap like a prize."""
+    return _credit(
+        Kind.REFUND,
+        actor=actor,
+        account=account,
+        amount_cents=amount_cents,
+        reference=reference,
+        game=game,
+        note=note,
+        now=now,
+    )
+
+
+def account_adjust(
+    *, actor, account: GameAccount, amount_cents: int, reference: str, note: str, now=None, request=None
+) -> Posting:
+    """A staff correction (positive or negative) with its reason; a significant audit event."""
+    who = _actor_repr(actor)
+    reference = _reference(reference)
+    if not isinstance(amount_cents, int) or amount_cents == 0:
+        raise InvalidRequest("invalid_amount", "An adjustment is a non-zero whole number of cents.")
+    if not note.strip():
+        raise InvalidRequest("note_required", "An adjustment needs a reason.")
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        _person, acct = _lock_money(account)
+        existing = _replay(acct, reference, Kind.ADJUSTMENT, amount_cents)
+        if existing:
+            return Posting(existing, replayed=True)
+        new_balance = acct.balance_cents + amount_cents
+        if not 0 <= new_balance <= acct.cap_cents:
+            error = Refused(
+                "adjustment_out_of_range",
+                "The adjustment would take the balance below zero or above the cap.",
+                balance_cents=acct.balance_cents,
+                cap_cents=acct.cap_cents,
+            )
+        else:
+            before = acct.balance_cents
+            entry = _post(
+                acct,
+                kind=Kind.ADJUSTMENT,
+                amount_cents=amount_cents,
+                reference=reference,
+                who=who,
+                now=now,
+                note=note,
+            )
+            audit_record(
+                actor=actor,
+                action="players.adjustment",
+                obj=acct,
+                before={"balance_cents": before},
+                after={"balance_cents": acct.balance_cents},
+                data={"amount_cents": amount_cents, "reference": reference, "note": note},
+                significant=True,
+                request=request,
+            )
+    _raise_if(error)
+    return Posting(entry)
+
+
+def payout_mark_paid(
+    *, actor, payout: PendingPayout, bank_reference: str, now=None, request=None
+) -> PendingPayout:
+    """Payments staff confirm that a pending bank payout was paid to the player's bank account."""
+    who = _actor_repr(actor)
+    bank_reference = bank_reference.strip()
+    if not bank_reference:
+        raise InvalidRequest("bank_reference_required", "Give the bank's reference of the payment.")
+    now = now or timezone.now()
+    with transaction.atomic():
+        p = PendingPayout.objects.select_for_update().get(pk=payout.pk)
+        if p.status != PendingPayout.Status.PENDING:
+            raise Conflict("payout_not_pending", "This payout has already been paid.")
+        p.status = PendingPayout.Status.PAID
+        p.paid_at = now
+        p.paid_by_repr = who
+        p.bank_reference = bank_reference[:100]
+        p.save()
+        audit_record(
+            actor=actor,
+            action="players.payout_paid",
+            obj=p,
+            before={"status": PendingPayout.Status.PENDING},
+            after={"status": p.status, "bank_reference": p.bank_reference, "amount_cents": p.amount_cents},
+            request=request,
+        )
+    return p
+
+
+# --- Limits ---------------------------------------------------------------------------------------
+
+
+def limit_set(
+    *,
+    actor,
+    player: Player,
+    kind: str,
+    period: str,
+    amount_cents: int | None = None,
+    minutes: int | None = None,
+    now=None,
+    request=None,
+) -> PlayerLimit:
+    """Set, lower, raise or remove (both values None) a player's own limit.
+
+    Lowering takes effect at once; raising or removing after PLAYER_LIMIT_COOLING_OFF_HOURS. A new
+    request replaces any raise still waiting for its cooling-off period.
+    """
+    who = _actor_repr(actor)
+    if kind not in LimitKind.values or period not in LimitPeriod.values:
+        raise InvalidRequest("invalid_limit", "Unknown limit kind or period.")
+    if kind == LimitKind.TIME and amount_cents is not None or kind != LimitKind.TIME and minutes is not None:
+        raise InvalidRequest(
+            "invalid_limit", "Play-time limits are in minutes, deposit and loss limits in cents."
+        )
+    value = minutes if kind == LimitKind.TIME else amount_cents
+    if value is not None and (not isinstance(value, int) or value <= 0):
+        raise InvalidRequest(
+            "invalid_limit", "A limit must be a positive whole number (or empty for no limit)."
+        )
+    now = now or timezone.now()
+    cooling_off = dt.timedelta(hours=settings.PLAYER_LIMIT_COOLING_OFF_HOURS)
+    with transaction.atomic():
+        Player.objects.select_for_update().get(pk=player.pk)
+        current_row = current_player_limit(player, kind, period, now)
+        current = current_row.value if current_row else None
+        pending = list(
+            PlayerLimit.objects.filter(
+                player=player, kind=kind, period=period, effective_from__gt=now, superseded_at__isnull=True
+            )
+        )
+        if value == current and not pending and current_row is not None:
+            return current_row
+        effective_from = rules.limit_effective_from(current, value, now, cooling_off)
+        PlayerLimit.objects.filter(pk__in=[p.pk for p in pending]).update(superseded_at=now)
+        row = PlayerLimit.objects.create(
+            player=player,
+            kind=kind,
+            period=period,
+            amount_cents=amount_cents,
+            minutes=minutes,
+            requested_at=now,
+            effective_from=effective_from,
+            requested_by_repr=who,
+        )
+        audit_record(
+            actor=actor,
+            action="players.limit_set",
+            obj=player,
+            before={"value": current, "pending": [p.value for p in pending]},
+            after={"value": value, "effective_from": effective_from},
+            data={"kind": kind, "period": period, "limit": row.pk},
+            request=request,
+        )
+    return row
+
+
+# --- Play sessions and the time reminder (PR §1) -----------------------------------------------------
+
+
+def _end_session(session: PlaySession, reason: str, now: dt.datetime) -> None:
+    if session.ended_at is not None:
+        return
+    if not session.is_open(now):
+        session.ended_at, session.end_reason = session.idle_deadline(), PlaySession.EndReason.IDLE
+    else:
+        session.ended_at, session.end_reason = now, reason
+    session.save(update_fields=["ended_at", "end_reason"])
+
+
+def _session_touch(session: PlaySession, now: dt.datetime) -> None:
+    """Bring a locked session up to `now`: end it when idle, record a reminder that fell due."""
+    if session.ended_at is not None:
+        return
+    if not session.is_open(now):
+        _end_session(session, PlaySession.EndReason.IDLE, now)
+        return
+    if now >= session.next_reminder_at and not session.reminders.filter(answered_at__isnull=True).exists():
+        due = session.next_reminder_at
+        SessionReminder.objects.create(
+            session=session,
+            due_at=due,
+            shown_at=now,
+            played_seconds=int((due - session.started_at).total_seconds()),
+        )
+        session.reminders_shown += 1
+        session.save(update_fields=["reminders_shown"])
+
+
+def _lock_sessions_of(player_id: int) -> list[PlaySession]:
+    return list(
+        PlaySession.objects.select_for_update()
+        .filter(player_id=player_id, ended_at__isnull=True)
+        .order_by("pk")
+    )
+
+
+def session_start(*, actor, player: Player, now=None) -> PlaySession:
+    """Log the player in to the game service: a new play session (any open one is ended)."""
+    who = _actor_repr(actor)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        person = Person.objects.select_for_update().get(pk=player.person_id)
+        decision = screening.screen(person, Action.LOGIN, now=now, actor=actor)
+        if decision.allowed:
+            for old in _lock_sessions_of(player.pk):
+                _end_session(old, PlaySession.EndReason.REPLACED, now)
+            session = PlaySession.objects.create(
+                player=player, channel=who, started_at=now, last_activity_at=now, interval_started_at=now
+            )
+        else:
+            error = Refused.from_decision(decision)
+    _raise_if(error)
+    return session
+
+
+def _locked_session(session: PlaySession) -> PlaySession:
+    return PlaySession.objects.select_for_update().get(pk=session.pk)
+
+
+def session_refresh(*, actor, session: PlaySession, now=None) -> PlaySession:
+    """The session as of now; a reminder that fell due is recorded as presented (the channel asks
+    for the status to show it)."""
+    _actor_repr(actor)
+    now = now or timezone.now()
+    with transaction.atomic():
+        s = _locked_session(session)
+        _session_touch(s, now)
+    return s
+
+
+def _closed(s: PlaySession) -> Conflict:
+    return Conflict("session_closed", "The play session has ended.", end_reason=s.end_reason)
+
+
+def session_answer_reminder(
+    *, actor, session: PlaySession, choice: str, interval_minutes: int | None = None, now=None
+) -> PlaySession:
+    """The player's answer to a reminder: continue (optionally with a shorter interval) or log out.
+    The next reminder is measured from the moment play resumes."""
+    _actor_repr(actor)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        s = _locked_session(session)
+        _session_touch(s, now)
+        reminder = s.reminders.filter(answered_at__isnull=True).first()
+        if s.ended_at is not None:
+            error = _closed(s)
+        elif reminder is None:
+            error = Conflict("no_reminder_due", "No reminder is waiting for an answer.")
+        elif choice == SessionReminder.Choice.CONTINUE:
+            interval = s.reminder_interval
+            if interval_minutes is not None:
+                interval = dt.timedelta(minutes=interval_minutes)
+                try:
+                    rules.check_reminder_interval(interval, s.reminders_shown)
+                except rules.IntervalRefused as exc:
+                    error = InvalidRequest(exc.code, exc.message)
+            if error is None:
+                reminder.answered_at, reminder.choice = now, choice
+                reminder.interval_seconds_after = int(interval.total_seconds())
+                reminder.save()
+                s.reminder_interval_seconds = int(interval.total_seconds())
+                s.interval_started_at = s.last_activity_at = now
+                s.save(update_fields=["reminder_interval_seconds", "interval_started_at", "last_activity_at"])
+        elif choice == SessionReminder.Choice.LOGOUT:
+            reminder.answered_at, reminder.choice = now, choice
+            reminder.save()
+            _end_session(s, PlaySession.EndReason.REMINDER_LOGOUT, now)
+        else:
+            error = InvalidRequest("invalid_choice", "Choose 'continue' or 'logout'.")
+    _raise_if(error)
+    return s
+
+
+def session_set_interval(*, actor, session: PlaySession, minutes: int, now=None) -> PlaySession:
+    """Shorten (or restore up to 15 minutes) the reminder interval, only after the first reminder."""
+    _actor_repr(actor)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        s = _locked_session(session)
+        _session_touch(s, now)
+        if s.ended_at is not None:
+            error = _closed(s)
+        else:
+            interval = dt.timedelta(minutes=minutes)
+            try:
+                rules.check_reminder_interval(interval, s.reminders_shown)
+            except rules.IntervalRefused as exc:
+                error = InvalidRequest(exc.code, exc.message)
+            else:
+                s.reminder_interval_seconds = int(interval.total_seconds())
+                s.last_activity_at = now
+                s.save(update_fields=["reminder_interval_seconds", "last_activity_at"])
+                _session_touch(s, now)  # a shorter interval may already have run out
+    _raise_if(error)
+    return s
+
+
+def session_end(*, actor, session: PlaySession, now=None) -> PlaySession:
+    """Log out."""
+    _actor_repr(actor)
+    now = now or timezone.now()
+    with transaction.atomic():
+        s = _locked_session(session)
+        _end_session(s, PlaySession.EndReason.LOGOUT, now)
+    return s
+
+
+# --- Self-exclusion ---------------------------------------------------------------------------------
+
+
+def self_exclusion_start(
+    *, actor, person: Person, days: int | None = None, permanent: bool = False, now=None, request=None
+) -> SelfExclusion:
+    """Exclude the person from play at once, for `days` or permanently. Open sessions end; stakes,
+    deposits and logins are refused until it ends; withdrawals stay possible. It can be extended
+    but never shortened."""
+    who = _actor_repr(actor)
+    if permanent == (days is not None):
+        raise InvalidRequest("invalid_period", "Give either a number of days or permanent.")
+    if days is not None and (not isinstance(days, int) or days < 1):
+        raise InvalidRequest("invalid_period", "A self-exclusion lasts at least one day.")
+    now = now or timezone.now()
+    ends_at = None if permanent else now + dt.timedelta(days=days)
+    error = None
+    with transaction.atomic():
+        p = Person.objects.select_for_update().get(pk=person.pk)
+        current = active_self_exclusion(p, now)
+        if current is not None and (
+            current.permanent or (ends_at is not None and ends_at <= current.ends_at)
+        ):
+            if current.permanent == permanent and (permanent or ends_at == current.ends_at):
+                return current
+            until = (
+                "permanently"
+                if current.permanent
+                else f"until {timezone.localtime(current.ends_at):%Y-%m-%d %H:%M}"
+            )
+            error = Conflict(
+                "self_exclusion_cannot_shorten",
+                f"The player is already excluded {until}; a self-exclusion can be extended but not shortened.",
+                ends_at=current.ends_at.isoformat() if current.ends_at else None,
+            )
+        else:
+            exclusion = SelfExclusion.objects.create(
+                person=p, starts_at=now, ends_at=ends_at, requested_at=now, requested_by_repr=who
+            )
+            ended = []
+            player = Player.objects.filter(person=p).first()
+            if player is not None:
+                for s in _lock_sessions_of(player.pk):
+                    _end_session(s, PlaySession.EndReason.SELF_EXCLUSION, now)
+                    ended.append(s.pk)
+            audit_record(
+                actor=actor,
+                action="players.self_excluded",
+                obj=exclusion,
+                before={"ends_at": current.ends_at if current else None, "active": current is not None},
+                after={"ends_at": ends_at, "permanent": permanent},
+                data={"person": p.pk, "sessions_ended": ended},
+                request=request,
+            )
+    _raise_if(error)
+    return exclusion

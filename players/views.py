@@ -1,0 +1,159 @@
+"""Staff pages: find a player, and one page with everything about them. Thin: forms validate,
+selectors read, services write."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import TemplateView
+
+from compliance.access import StaffPermissionRequired
+from compliance.models import AuditEvent, ScreeningDecision
+
+from . import selectors, services
+from .errors import PlayerError
+from .forms import PayoutPaidForm, PlayerSearchForm, VerifyForm
+from .identity import encryption_available
+from .models import OperatorLimit, PendingPayout, Player, PlaySession, SessionReminder
+
+VIEW_PLAYERS = ("compliance.access_backoffice", "players.view_player")
+
+
+class PlayerSearchView(StaffPermissionRequired, TemplateView):
+    permission_required = VIEW_PLAYERS
+    template_name = "players/search.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        form = PlayerSearchForm(self.request.GET or None)
+        people = None
+        if form.is_bound and form.is_valid() and form.has_criteria():
+            d = form.cleaned_data
+            people = selectors.person_search(
+                name=d["name"],
+                birth_date=d["birth_date"],
+                national_id=d["national_id"],
+                id_country=d["id_country"],
+            )[:200]
+        ctx.update(form=form, people=people)
+        return ctx
+
+
+class PlayerDetailView(StaffPermissionRequired, TemplateView):
+    permission_required = VIEW_PLAYERS
+    template_name = "players/detail.html"
+    ledger_page_size = 50
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        player = get_object_or_404(Player.objects.select_related("person", "account"), pk=self.kwargs["pk"])
+        person, account = player.person, player.account
+        now = timezone.now()
+        user = self.request.user
+        ledger = Paginator(
+            account.entries.select_related("session").order_by("-created_at", "-pk"), self.ledger_page_size
+        )
+        sessions = PlaySession.objects.filter(player=player).prefetch_related(
+            Prefetch("reminders", queryset=SessionReminder.objects.order_by("due_at"))
+        )[:50]
+        payouts = list(PendingPayout.objects.filter(account=account).select_related("entry"))
+        ctx.update(
+            player=player,
+            person=person,
+            account=account,
+            now=now,
+            ledger=ledger.get_page(self.request.GET.get("page")),
+            payouts=payouts,
+            limits=selectors.effective_limits(player, now),
+            limit_history=player.limits.order_by("-requested_at", "-pk"),
+            operator_limits=OperatorLimit.objects.all(),
+            sessions=sessions,
+            self_exclusion=selectors.active_self_exclusion(person, now),
+            self_exclusions=person.self_exclusions.all(),
+            decisions=ScreeningDecision.objects.filter(person=person).order_by("-created_at", "-pk")[:50],
+            can_reveal=user.has_perm("players.reveal_identifier"),
+            encryption_available=encryption_available(),
+            can_verify=user.has_perm("players.verify_person"),
+            can_release=user.has_perm("players.release_payout"),
+            verify_form=VerifyForm(),
+            payout_form=PayoutPaidForm(),
+            revealed=kwargs.get("revealed"),
+            operator_zone=settings.TIME_ZONE,
+        )
+        if user.has_perm("compliance.view_auditevent"):
+            objects = (
+                Q(object_type="players.player", object_id=str(player.pk))
+                | Q(object_type="players.person", object_id=str(person.pk))
+                | Q(object_type="players.gameaccount", object_id=str(account.pk))
+            )
+            for label, ids in (
+                ("players.selfexclusion", [x.pk for x in ctx["self_exclusions"]]),
+                ("players.pendingpayout", [p.pk for p in payouts]),
+            ):
+                if ids:
+                    objects |= Q(object_type=label, object_id__in=[str(i) for i in ids])
+            ctx["audit_events"] = AuditEvent.objects.filter(objects).order_by("-seq")[:100]
+        return ctx
+
+
+class RevealIdentifierView(PlayerDetailView):
+    """POST only: shows the national identifier in clear, and records that it was looked at."""
+
+    permission_required = (*VIEW_PLAYERS, "players.reveal_identifier")
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        player = get_object_or_404(Player.objects.select_related("person"), pk=pk)
+        clear = services.person_reveal_identifier(actor=request.user, person=player.person, request=request)
+        revealed = clear if clear is not None else ""
+        return self.render_to_response(self.get_context_data(pk=pk, revealed={"value": revealed}))
+
+
+class VerifyPersonView(StaffPermissionRequired, View):
+    permission_required = (*VIEW_PLAYERS, "players.verify_person")
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        player = get_object_or_404(Player.objects.select_related("person"), pk=pk)
+        form = VerifyForm(request.POST)
+        if form.is_valid():
+            services.person_verify(
+                actor=request.user,
+                person=player.person,
+                method=form.cleaned_data["method"],
+                note=form.cleaned_data["note"],
+                request=request,
+            )
+            messages.success(request, _("Identity recorded as verified."))
+        else:
+            messages.error(request, _("Give the verification method."))
+        return redirect("players:detail", pk=pk)
+
+
+class PayoutPaidView(StaffPermissionRequired, View):
+    permission_required = (*VIEW_PLAYERS, "players.release_payout")
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        payout = get_object_or_404(PendingPayout.objects.select_related("account"), pk=pk)
+        form = PayoutPaidForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Give the bank reference of the payment."))
+        else:
+            try:
+                services.payout_mark_paid(
+                    actor=request.user,
+                    payout=payout,
+                    bank_reference=form.cleaned_data["bank_reference"],
+                    request=request,
+                )
+                messages.success(request, _("Payout marked as paid."))
+            except PlayerError as exc:
+                messages.error(request, exc.detail)
+        return redirect("players:detail", pk=payout.account.player_id)
