@@ -94,11 +94,13 @@ def seed(stdout) -> None:
             continue
         services.person_verify(actor=ACTOR, person=player.person, method="bank_id")
         if key == "aino":
+            start = now - dt.timedelta(minutes=40)
+            # The history is dated in the past, in order, so the ledger reads as it happened.
             services.account_deposit(
-                actor=ACTOR, account=account, amount_cents=250_00, reference="demo-aino-1"
+                actor=ACTOR, account=account, amount_cents=250_00, reference="demo-aino-1",
+                now=start - dt.timedelta(minutes=5),
             )
             services.limit_set(actor=ACTOR, player=player, kind="deposit", period="week", amount_cents=300_00)
-            start = now - dt.timedelta(minutes=40)
             session = services.session_start(actor=ACTOR, player=player, now=start)
             services.account_stake(
                 actor=ACTOR,
