@@ -8,7 +8,16 @@ from django.contrib.auth.admin import UserAdmin
 from django.forms.models import model_to_dict
 
 from .audit import audit_record
-from .models import AuditEvent, ExclusionEntry, ExclusionRegistry, ScreeningDecision
+from .models import (
+    Approval,
+    AuditEvent,
+    ExclusionEntry,
+    ExclusionRegistry,
+    RegistryCall,
+    RegistryImport,
+    Report,
+    ScreeningDecision,
+)
 
 User = get_user_model()
 
@@ -121,3 +130,40 @@ class ScreeningDecisionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Written only by services (approvals, imports, reports, live calls); shown for reference."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Approval)
+class ApprovalAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "kind", "target_repr", "state", "requested_by", "requested_at", "decided_by", "decided_at")
+    list_filter = ("state", "kind")
+
+
+@admin.register(RegistryImport)
+class RegistryImportAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "registry", "file_name", "rows", "state", "uploaded_by_repr", "uploaded_at", "applied_by_repr")
+    list_filter = ("state", "registry")
+
+
+@admin.register(RegistryCall)
+class RegistryCallAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "registry", "outcome", "duration_ms", "error")
+    list_filter = ("outcome", "registry")
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "kind", "language", "version", "status", "rows", "pages", "created_by_repr", "created_at")
+    list_filter = ("kind", "status")

@@ -7,7 +7,7 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (login/logout/role-change auditing)
+        from . import registry_services, signals  # noqa: F401  (auditing receivers; approval handlers)
         from .roles import sync_after_migrate
 
         post_migrate.connect(sync_after_migrate, dispatch_uid="compliance.sync_roles")

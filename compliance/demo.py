@@ -16,6 +16,7 @@ DEMO_USERS = [
     ("supervisor", roles.DRAW_SUPERVISOR, "Sari Valvoja", False),
     ("supervisor2", roles.DRAW_SUPERVISOR, "Seppo Toinen", False),
     ("compliance", roles.COMPLIANCE_OFFICER, "Kaisa Compliance", False),
+    ("compliance2", roles.COMPLIANCE_OFFICER, "Kalle Toinen", False),
     ("auditor", roles.AUDITOR, "Aino Auditor", False),
     ("admin", roles.ADMINISTRATOR, "Antti Admin", True),
 ]
@@ -40,3 +41,33 @@ def seed_staff(password: str) -> list[dict]:
         token, _ = Token.objects.get_or_create(user=user)
         out.append({"username": username, "role": role, "created": created, "token": token.key})
     return out
+
+
+# Staff-kept registers besides the national one that players.demo creates (docs/compliance.md).
+DEMO_REGISTRIES = [
+    ("Operator bans", "the operator", "operator", ""),
+    ("Insiders", "the operator (staff and other insiders)", "insider", ""),
+    ("Restricted persons (UA)", "State register of persons restricted from gambling (UA)", "restricted", "UA"),
+]
+
+
+def seed(stdout) -> None:
+    """The staff-kept registers and one operator ban, decided by the demo compliance officer."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from .models import ExclusionEntry, ExclusionRegistry
+    from .registry_services import ban_add
+
+    registries = {}
+    for name, source, kind, jurisdiction in DEMO_REGISTRIES:
+        registries[kind], _ = ExclusionRegistry.objects.get_or_create(
+            name=name, defaults={"source": source, "kind": kind, "jurisdiction": jurisdiction}
+        )
+    if not ExclusionEntry.objects.filter(registry=registries["operator"]).exists():
+        officer = get_user_model().objects.get(username="compliance")
+        ban_add(actor=officer, registry=registries["operator"], reason="Abusive behaviour towards staff",
+                first_name="Pekka", last_name="Kielletty", birth_date=dt.date(1977, 7, 7),
+                ends_at=timezone.now() + dt.timedelta(days=180))
+        stdout.write("Compliance: demo registers and one operator ban")

@@ -33,3 +33,111 @@ class AuditFilterForm(forms.Form):
             object_id=d.get("object_id", "").strip(),
             significant=bool(d.get("significant")),
         )
+
+
+class DecideApprovalForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("reject", _("Reject"))])
+    note = forms.CharField(label=_("Note"), required=False, max_length=1000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RegistryUploadForm(forms.Form):
+    registry = forms.ModelChoiceField(label=_("Register"), queryset=None)
+    file = forms.FileField(label=_("CSV file"))
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=255)
+
+    def __init__(self, *args, **kwargs):
+        from .models import ExclusionRegistry
+        from .registry_services import IMPORTABLE_KINDS
+
+        super().__init__(*args, **kwargs)
+        self.fields["registry"].queryset = ExclusionRegistry.objects.filter(kind__in=IMPORTABLE_KINDS)
+
+
+class BanForm(forms.Form):
+    """An operator ban, an insider or a restricted person: by identifier, or by name and birth date."""
+
+    registry = forms.ModelChoiceField(label=_("Register"), queryset=None)
+    national_id = forms.CharField(label=_("National identifier"), required=False, max_length=40)
+    id_country = forms.CharField(label=_("Identifier country"), initial="FI", max_length=2)
+    first_name = forms.CharField(label=_("First name"), required=False, max_length=150)
+    last_name = forms.CharField(label=_("Last name"), required=False, max_length=150)
+    birth_date = forms.DateField(label=_("Birth date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    starts_at = forms.DateTimeField(label=_("Starts"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    ends_at = forms.DateTimeField(label=_("Ends"), required=False, help_text=_("Empty: until further notice."),
+                                  widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    reason = forms.CharField(label=_("Reason"), max_length=255)
+
+    def __init__(self, *args, **kwargs):
+        from .models import ExclusionRegistry
+        from .registry_services import STAFF_KEPT_KINDS
+
+        super().__init__(*args, **kwargs)
+        self.fields["registry"].queryset = ExclusionRegistry.objects.filter(kind__in=STAFF_KEPT_KINDS)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("national_id") and not (data.get("last_name") and data.get("birth_date")):
+            raise forms.ValidationError(_("Give the national identifier, or the last name and the birth date."))
+        if data.get("starts_at") and data.get("ends_at") and data["ends_at"] <= data["starts_at"]:
+            raise forms.ValidationError(_("The end must be after the start."))
+        return data
+
+
+class LiftBanForm(forms.Form):
+    reason = forms.CharField(label=_("Reason for lifting early"), max_length=1000)
+
+
+class ScreeningFilterForm(forms.Form):
+    """Filter of the screening log page. Times are in the operator's zone."""
+
+    since = forms.DateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    until = forms.DateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    person = forms.IntegerField(label=_("Person id"), required=False, min_value=1)
+    name = forms.CharField(label=_("Name"), required=False, max_length=150)
+    action = forms.ChoiceField(label=_("Action"), required=False)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"), required=False,
+        choices=[("", _("all")), ("allowed", _("allowed")), ("denied", _("denied"))],
+    )
+    code = forms.CharField(label=_("Reason code"), required=False, max_length=40)
+
+    def __init__(self, *args, **kwargs):
+        from .models import ScreeningDecision
+
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = [("", _("all")), *ScreeningDecision.Action.choices]
+
+
+class ReportForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Report"))
+    language = forms.ChoiceField(label=_("Language"))
+    since = forms.DateField(label=_("From (date)"), widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=_("Until (date, included)"), widget=forms.DateInput(attrs={"type": "date"}))
+    actor = forms.CharField(label=_("Actor (audit extract)"), required=False, max_length=150)
+    object_type = forms.CharField(label=_("Object type (audit extract)"), required=False, max_length=100)
+    object_id = forms.CharField(label=_("Object id (audit extract)"), required=False, max_length=64)
+
+    def __init__(self, *args, **kwargs):
+        from django.conf import settings
+
+        from .reports import KINDS
+
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(k.key, k.title) for k in KINDS.values()]
+        self.fields["language"].choices = settings.LANGUAGES
+
+    def clean(self):
+        data = super().clean()
+        if data.get("since") and data.get("until") and data["since"] > data["until"]:
+            raise forms.ValidationError(_("'From' must not be after 'Until'."))
+        return data
+
+    def params(self) -> dict:
+        from .reports import KINDS
+
+        d = self.cleaned_data
+        params = {"since": d["since"].isoformat(), "until": d["until"].isoformat()}
+        for key in KINDS[d["kind"]].extra_params:
+            if d.get(key, "").strip():
+                params[key] = d[key].strip()
+        return params

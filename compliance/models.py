@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -14,6 +15,7 @@ class StaffAccess(models.Model):
         permissions = [
             ("access_backoffice", "Can use the staff back office"),
             ("use_api", "Can use the integration API and read its documentation"),
+            ("view_compliance_dashboard", "Can see the compliance dashboard"),
         ]
 
 
@@ -84,6 +86,8 @@ class ExclusionRegistry(models.Model):
         NATIONAL = "national", _("national register")
         FOREIGN = "foreign", _("foreign register")
         OPERATOR = "operator", _("operator's own list")
+        INSIDER = "insider", _("insiders (staff and others who may not play)")
+        RESTRICTED = "restricted", _("restricted-persons register")
 
     name = models.CharField(_("name"), max_length=100, unique=True)
     source = models.CharField(_("source"), max_length=200, help_text=_("Who keeps the register."))
@@ -94,6 +98,11 @@ class ExclusionRegistry(models.Model):
     adapter = models.CharField(max_length=200, default="compliance.registries.DatabaseRegistryAdapter")
     active = models.BooleanField(_("active"), default=True)
     last_updated = models.DateTimeField(_("last updated"), null=True, blank=True)
+    # For adapters that ask a live register service (compliance.registries.LiveRegistryAdapter).
+    endpoint = models.URLField(_("service address"), blank=True)
+    timeout_seconds = models.FloatField(_("time-out (s)"), default=2.0)
+    # Imported registers older than this are shown as stale on the compliance dashboard.
+    max_age_hours = models.PositiveIntegerField(_("stale after (hours)"), default=48)
 
     class Meta:
         verbose_name = _("exclusion registry")
@@ -107,14 +116,26 @@ class ExclusionRegistry(models.Model):
 class ExclusionEntry(models.Model):
     """One barred person in a registry, for a period (ends_at empty: until further notice)."""
 
-    registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="entries")
-    identifier_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    # No index of its own: the two look-up indexes below start with the registry.
+    registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="entries", db_index=False)
+    identifier_hash = models.CharField(max_length=64, blank=True)
     name_normalised = models.CharField(max_length=300, blank=True)
     birth_date = models.DateField(null=True, blank=True)
     starts_at = models.DateTimeField(_("starts"))
     ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
     external_id = models.CharField(_("id in the source"), max_length=100, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Operator bans and insider entries are decided by staff; imported entries leave these empty.
+    reason = models.CharField(_("reason"), max_length=255, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lifted_at = models.DateTimeField(_("lifted early at"), null=True, blank=True)
+    # Which import the entry came from; informational, so no constraint check per imported row.
+    batch = models.ForeignKey(
+        "RegistryImport", null=True, blank=True, on_delete=models.DO_NOTHING, related_name="+", db_index=False,
+        db_constraint=False,
+    )
 
     class Meta:
         verbose_name = _("exclusion entry")
@@ -127,7 +148,11 @@ class ExclusionEntry(models.Model):
                 name="compliance_exclusionentry_identifiable",
             ),
         ]
-        indexes = [models.Index(fields=["registry", "name_normalised", "birth_date"], name="compliance_excl_name_idx")]
+        indexes = [
+            models.Index(fields=["registry", "name_normalised", "birth_date"], name="compliance_excl_name_idx"),
+            # The screening look-up: one registry, one hash (docs/compliance.md, benchmark).
+            models.Index(fields=["registry", "identifier_hash"], name="compliance_excl_hash_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.registry}: {self.external_id or self.pk}"
@@ -165,3 +190,162 @@ class ScreeningDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action}: {'allowed' if self.allowed else 'denied'}"
+
+
+class RegistryImport(models.Model):
+    """One file imported into a registry: staged, then applied (replacing every previous entry of
+    the registry at once) when a second person approves it."""
+
+    class State(models.TextChoices):
+        STAGED = "staged", _("staged, awaiting approval")
+        APPLIED = "applied", _("applied")
+        REJECTED = "rejected", _("rejected")
+        FAILED = "failed", _("failed validation")
+
+    registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="imports")
+    file_name = models.CharField(_("file"), max_length=255)
+    sha256 = models.CharField(_("SHA-256 of the file"), max_length=64)
+    rows = models.PositiveIntegerField(_("rows"), default=0)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.STAGED)
+    errors = models.JSONField(_("errors"), default=list, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_by_repr = models.CharField(_("uploaded by"), max_length=150)
+    uploaded_at = models.DateTimeField(_("uploaded at"), default=timezone.now)
+    applied_by_repr = models.CharField(_("approved by"), max_length=150, blank=True)
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+    replaced_rows = models.PositiveIntegerField(_("entries replaced"), default=0)
+
+    class Meta:
+        verbose_name = _("registry import")
+        verbose_name_plural = _("registry imports")
+        ordering = ["-uploaded_at", "-pk"]
+        permissions = [("import_registry", "Can upload a registry file for import")]
+
+    def __str__(self) -> str:
+        return f"{self.registry}: {self.file_name} ({self.get_state_display()})"
+
+
+class ExclusionStage(models.Model):
+    """Rows of a staged import, waiting for approval (PostgreSQL fills it with COPY)."""
+
+    # No constraint or index: COPY of a million rows should not check each one; rows are deleted by batch.
+    batch = models.ForeignKey(RegistryImport, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False,
+                              db_index=False)
+    identifier_hash = models.CharField(max_length=64, blank=True)
+    name_normalised = models.CharField(max_length=300, blank=True)
+    birth_date = models.DateField(null=True, blank=True)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    external_id = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        default_permissions = ()
+
+
+class RegistryCall(models.Model):
+    """One call of a live register service: when, how long, and what came back (or the error)."""
+
+    class Outcome(models.TextChoices):
+        HIT = "hit", _("on the register")
+        CLEAR = "clear", _("not on the register")
+        ERROR = "error", _("no answer (refused)")
+
+    registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="calls")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    identifier_hash = models.CharField(max_length=64, blank=True)
+    duration_ms = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=5, choices=Outcome.choices)
+    error = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        verbose_name = _("registry call")
+        verbose_name_plural = _("registry calls")
+        ordering = ["-created_at", "-pk"]
+
+
+class Approval(models.Model):
+    """A four-eyes approval: one person asks, a different person approves or rejects.
+
+    On approval the handler registered for `kind` (compliance.approvals) carries out the action in
+    the same transaction.
+    """
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", _("requested")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+        CANCELLED = "cancelled", _("cancelled")
+
+    kind = models.CharField(_("kind"), max_length=60, db_index=True)
+    target_type = models.CharField(_("object type"), max_length=100, blank=True)
+    target_id = models.CharField(_("object id"), max_length=64, blank=True)
+    target_repr = models.CharField(_("object"), max_length=255, blank=True)
+    payload = models.JSONField(_("details"), default=dict, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.REQUESTED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested by")
+    )
+    requested_at = models.DateTimeField(_("requested at"), default=timezone.now)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    note = models.TextField(_("decision note"), blank=True)
+
+    class Meta:
+        verbose_name = _("approval")
+        verbose_name_plural = _("approvals")
+        ordering = ["-requested_at", "-pk"]
+        permissions = [("decide_approval", "Can approve or reject another person's request")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(decided_by__isnull=True) | ~models.Q(decided_by=models.F("requested_by")),
+                name="compliance_approval_four_eyes",
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "kind"], name="compliance_approval_state_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.state})"
+
+
+class Report(models.Model):
+    """A generated report: its parameters, the PDF and CSV archived with their SHA-256."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    kind = models.CharField(_("report"), max_length=40)
+    params = models.JSONField(_("parameters"), default=dict)
+    language = models.CharField(_("language"), max_length=8, default="en")
+    version = models.CharField(_("template version"), max_length=20)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    error = models.TextField(blank=True)
+    pdf = models.FileField(upload_to="reports/%Y/%m/", blank=True)
+    csv = models.FileField(upload_to="reports/%Y/%m/", blank=True)
+    sha256 = models.CharField(_("SHA-256 of the PDF"), max_length=64, blank=True)
+    csv_sha256 = models.CharField(_("SHA-256 of the CSV"), max_length=64, blank=True)
+    rows = models.PositiveIntegerField(_("rows"), default=0)
+    pages = models.PositiveIntegerField(_("pages"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_by_repr = models.CharField(_("requested by"), max_length=150)
+    created_at = models.DateTimeField(_("requested at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"

@@ -42,15 +42,36 @@ PLAYER_VIEWS = [
 CHANNEL = [
     "compliance.use_api", "players.add_player", "players.view_player", "players.view_ledgerentry",
     "players.verify_person", "players.transact", "players.manage_protection",
+    "lottery.view_draw", "lottery.submit_wager", "lottery.view_wager",
 ]
 
+# The draw pipeline (docs/draws.md): who sees draws, winners and imports, and who does each step.
+DRAW_VIEWS = [
+    "lottery.view_game", "lottery.view_draw", "lottery.view_drawresult", "lottery.view_settlementrun",
+    "lottery.view_tierresult", "lottery.view_winning", "lottery.view_wager", "lottery.view_line",
+    "lottery.view_retailimport", "lottery.view_wagerrefund", "lottery.view_payout",
+]
+DRAW_OPERATIONS = ["lottery.manage_draw", "lottery.enter_result", "lottery.import_sales"]
+# Second pair of eyes: confirmation, correction, cancellation and settlement reruns.
+DRAW_SUPERVISION = [
+    "lottery.confirm_result", "lottery.correct_result", "lottery.cancel_draw", "lottery.manage_settlement",
+]
+# Money out: a settlement's approval for payout, and a large win's own approval.
+PAYOUT_APPROVAL = ["lottery.approve_settlement"]
+
 ROLE_PERMISSIONS: dict[str, list[str]] = {
-    OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout"],
-    DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES],
+    OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout", *DRAW_VIEWS, *DRAW_OPERATIONS],
+    DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL],
     COMPLIANCE_OFFICER: [
-        *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS,
+        *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS, *DRAW_VIEWS, *PAYOUT_APPROVAL,
+        "lottery.approve_large_win",
         "compliance.view_exclusionregistry", "compliance.view_exclusionentry",
         "players.verify_person", "players.reveal_identifier",
+        # Compliance tools (docs/compliance.md): dashboard, registries and their imports, bans and their
+        # early lifting, four-eyes decisions, screening log, live-register calls, reports.
+        "compliance.view_compliance_dashboard", "compliance.view_registryimport", "compliance.import_registry",
+        "compliance.add_exclusionentry", "compliance.change_exclusionentry", "compliance.view_registrycall",
+        "compliance.view_approval", "compliance.decide_approval", "compliance.view_report", "compliance.add_report",
     ],
     # The calculator changes nothing, so the read-only role may use it to check published prizes.
     AUDITOR: [*STAFF, "lottery.use_prize_calculator"],

@@ -9,6 +9,8 @@ from django.conf import settings
 # name -> (task, crontab fields in the operator's zone)
 SCHEDULES = {
     "Verify the audit chain": ("compliance.tasks.audit_verify_chain", {"minute": "15", "hour": "3"}),
+    "Open and close draw sales": ("lottery.tasks.close_due_draws", {"minute": "*"}),
+    "Restart stalled settlements": ("lottery.tasks.settlement_watchdog", {"minute": "*"}),
 }
 
 

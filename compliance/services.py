@@ -44,6 +44,8 @@ def exclusion_entry_add(
     starts_at=None,
     ends_at=None,
     external_id: str = "",
+    reason: str = "",
+    decided_by=None,
     request=None,
 ):
     """Add one barred person to a registry (by identifier, or by name and birth date). The hash is
@@ -63,6 +65,8 @@ def exclusion_entry_add(
         starts_at=starts_at or timezone.now(),
         ends_at=ends_at,
         external_id=external_id,
+        reason=reason,
+        decided_by=decided_by,
     )
     audit_record(
         actor=actor,
@@ -70,7 +74,7 @@ def exclusion_entry_add(
         obj=entry,
         after={
             "registry": registry.name, "external_id": external_id, "starts_at": entry.starts_at,
-            "ends_at": ends_at, "by_identifier": bool(national_id),
+            "ends_at": ends_at, "by_identifier": bool(national_id), "reason": reason,
         },
         request=request,
     )

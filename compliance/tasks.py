@@ -17,3 +17,12 @@ def audit_verify_chain() -> dict:
             significant=True,
         )
     return report.as_dict()
+
+
+@shared_task(name="compliance.tasks.report_generate", soft_time_limit=1800, time_limit=1900)
+def report_generate(report_id: int) -> str:
+    """Render one report (PDF and CSV) and archive it; safe to run twice."""
+    from .reports import report_render
+
+    report = report_render(report_id)
+    return report.sha256 if report else "skipped"

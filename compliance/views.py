@@ -1,13 +1,39 @@
-"""Staff pages of the compliance app (thin: forms validate, selectors read)."""
+"""Staff pages of the compliance app (thin: forms validate, services write, selectors read)."""
+
+import datetime as _dt
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _gettext
+from django.views import View
 from django.views.generic import DetailView, TemplateView
 
+from . import approvals as approvals_mod
+from . import registry_services
 from .access import StaffPermissionRequired
-from .forms import AuditFilterForm
-from .models import AuditEvent
-from .selectors import AuditFilter, audit_actions, audit_events, audit_object_types
+from .forms import (
+    AuditFilterForm,
+    BanForm,
+    DecideApprovalForm,
+    LiftBanForm,
+    RegistryUploadForm,
+    ReportForm,
+    ScreeningFilterForm,
+)
+from .models import Approval, AuditEvent, ExclusionEntry, ExclusionRegistry, RegistryCall, RegistryImport, Report
+from .selectors import (
+    AuditFilter,
+    audit_actions,
+    audit_events,
+    audit_object_types,
+    registry_overview,
+    screening_decisions,
+)
 
 
 class AuditListView(StaffPermissionRequired, TemplateView):
@@ -42,3 +68,239 @@ class AuditDetailView(StaffPermissionRequired, DetailView):
     template_name = "compliance/audit_detail.html"
     model = AuditEvent
     context_object_name = "event"
+
+
+# --- Four-eyes approvals, registries, screening log, reports, compliance dashboard -------------------
+
+class ApprovalListView(StaffPermissionRequired, TemplateView):
+    permission_required = "compliance.view_approval"
+    template_name = "compliance/approvals.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        user = self.request.user
+        pending = list(approvals_mod.pending_approvals().order_by("requested_at", "pk"))
+        ctx["pending"] = [(a, approvals_mod.may_decide(user, a)) for a in pending]
+        ctx["decided"] = Approval.objects.exclude(state=Approval.State.REQUESTED).select_related(
+            "requested_by", "decided_by")[:30]
+        ctx["form"] = DecideApprovalForm()
+        return ctx
+
+
+class ApprovalDecideView(StaffPermissionRequired, View):
+    permission_required = "compliance.decide_approval"
+    http_method_names = ["post"]
+
+    def post(self, request, pk):
+        approval = get_object_or_404(Approval, pk=pk)
+        form = DecideApprovalForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _gettext("Choose approve or reject."))
+            return redirect("compliance:approvals")
+        try:
+            approvals_mod.approval_decide(
+                actor=request.user, approval=approval, approve=form.cleaned_data["decision"] == "approve",
+                note=form.cleaned_data["note"], request=request,
+            )
+        except (approvals_mod.FourEyesError, registry_services.RegistryImportError) as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _gettext("Decision recorded."))
+        return redirect("compliance:approvals")
+
+
+class RegistryListView(StaffPermissionRequired, TemplateView):
+    permission_required = "compliance.view_exclusionregistry"
+    template_name = "compliance/registries.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["overview"] = registry_overview()
+        ctx["imports"] = RegistryImport.objects.select_related("registry")[:20]
+        now = timezone.now()
+        ctx["staff_entries"] = (
+            ExclusionEntry.objects.filter(registry__kind__in=registry_services.STAFF_KEPT_KINDS, batch__isnull=True)
+            .select_related("registry", "decided_by").order_by("-created_at")[:100]
+        )
+        ctx["now"] = now
+        ctx["calls"] = RegistryCall.objects.select_related("registry")[:20]
+        ctx["upload_form"] = RegistryUploadForm()
+        ctx["ban_form"] = BanForm()
+        ctx["lift_form"] = LiftBanForm()
+        return ctx
+
+
+class RegistryImportView(StaffPermissionRequired, View):
+    permission_required = "compliance.import_registry"
+    http_method_names = ["post"]
+
+    def post(self, request):
+        form = RegistryUploadForm(request.POST, request.FILES)
+        if not form.is_valid():
+            messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+            return redirect("compliance:registries")
+        upload = form.cleaned_data["file"]
+        try:
+            batch = registry_services.registry_import_stage(
+                actor=request.user, registry=form.cleaned_data["registry"], data=upload.read(),
+                file_name=upload.name, reason=form.cleaned_data["reason"], request=request,
+            )
+        except registry_services.RegistryImportError as exc:
+            messages.error(request, str(exc))
+            return redirect("compliance:registries")
+        if batch.state == RegistryImport.State.FAILED:
+            messages.error(request, _gettext("The file was refused; nothing was imported. See the errors below."))
+        else:
+            messages.success(request, _gettext("The file is staged; a second person must approve it on the approvals page."))
+        return redirect("compliance:registry-import", pk=batch.pk)
+
+
+class RegistryImportDetailView(StaffPermissionRequired, DetailView):
+    permission_required = "compliance.view_registryimport"
+    template_name = "compliance/registry_import.html"
+    model = RegistryImport
+    context_object_name = "batch"
+
+
+class BanAddView(StaffPermissionRequired, View):
+    permission_required = "compliance.add_exclusionentry"
+    http_method_names = ["post"]
+
+    def post(self, request):
+        form = BanForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+            return redirect("compliance:registries")
+        d = form.cleaned_data
+        try:
+            registry_services.ban_add(
+                actor=request.user, registry=d["registry"], reason=d["reason"], national_id=d["national_id"],
+                id_country=d["id_country"], first_name=d["first_name"], last_name=d["last_name"],
+                birth_date=d["birth_date"], starts_at=d["starts_at"], ends_at=d["ends_at"], request=request,
+            )
+        except registry_services.RegistryImportError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _gettext("Entry added."))
+        return redirect("compliance:registries")
+
+
+class BanLiftView(StaffPermissionRequired, View):
+    permission_required = "compliance.change_exclusionentry"
+    http_method_names = ["post"]
+
+    def post(self, request, pk):
+        entry = get_object_or_404(ExclusionEntry, pk=pk)
+        form = LiftBanForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _gettext("Give a reason for lifting the ban early."))
+            return redirect("compliance:registries")
+        try:
+            registry_services.ban_lift_request(actor=request.user, entry=entry, reason=form.cleaned_data["reason"],
+                                               request=request)
+        except (registry_services.RegistryImportError, approvals_mod.FourEyesError) as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _gettext("Lifting requested; a second person must approve it."))
+        return redirect("compliance:registries")
+
+
+class ScreeningLogView(StaffPermissionRequired, TemplateView):
+    permission_required = "compliance.view_screeningdecision"
+    template_name = "compliance/screening_log.html"
+    paginate_by = 50
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        form = ScreeningFilterForm(self.request.GET or None)
+        if form.is_bound and not form.is_valid():
+            decisions = screening_decisions().none()
+        else:
+            d = form.cleaned_data if form.is_bound else {}
+            outcome = d.get("outcome") or ""
+            decisions = screening_decisions(
+                since=d.get("since"), until=d.get("until"), person=d.get("person"), name=d.get("name") or "",
+                action=d.get("action") or "", allowed=None if not outcome else outcome == "allowed",
+                code=(d.get("code") or "").strip(),
+            )
+        page = Paginator(decisions, self.paginate_by).get_page(self.request.GET.get("page"))
+        query = self.request.GET.copy()
+        query.pop("page", None)
+        ctx.update(form=form, page=page, query=query.urlencode(), operator_zone=settings.TIME_ZONE)
+        return ctx
+
+
+class ReportListView(StaffPermissionRequired, TemplateView):
+    permission_required = "compliance.view_report"
+    template_name = "compliance/reports.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        today = timezone.localdate()
+        ctx["form"] = ReportForm(initial={
+            "since": today.replace(day=1), "until": today, "language": self.request.LANGUAGE_CODE[:2],
+        })
+        ctx["reports"] = Report.objects.all()[:50]
+        return ctx
+
+
+class ReportCreateView(StaffPermissionRequired, View):
+    permission_required = "compliance.add_report"
+    http_method_names = ["post"]
+
+    def post(self, request):
+        from .reports import report_request
+
+        form = ReportForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+            return redirect("compliance:reports")
+        report = report_request(actor=request.user, kind=form.cleaned_data["kind"], params=form.params(),
+                                language=form.cleaned_data["language"], request=request)
+        messages.success(request, _gettext("Report %(id)s requested.") % {"id": report.pk})
+        return redirect("compliance:reports")
+
+
+class ReportStatusView(StaffPermissionRequired, View):
+    """JSON polled by the reports page for progress."""
+
+    permission_required = "compliance.view_report"
+
+    def get(self, request, pk):
+        r = get_object_or_404(Report, pk=pk)
+        return JsonResponse({"id": r.pk, "status": r.status, "progress": r.progress, "pages": r.pages,
+                             "rows": r.rows, "sha256": r.sha256})
+
+
+class ReportDownloadView(StaffPermissionRequired, View):
+    permission_required = "compliance.view_report"
+
+    def get(self, request, pk, fmt):
+        r = get_object_or_404(Report, pk=pk)
+        field = {"pdf": r.pdf, "csv": r.csv}.get(fmt)
+        if r.status != Report.Status.DONE or not field:
+            raise Http404("The report is not ready.")
+        name = f"valvoja-{r.kind}-{r.params.get('since', '')}-{r.params.get('until', '')}-{r.pk}.{fmt}"
+        return FileResponse(field.open("rb"), as_attachment=True, filename=name,
+                            content_type="application/pdf" if fmt == "pdf" else "text/csv; charset=utf-8")
+
+
+class ComplianceDashboardView(StaffPermissionRequired, TemplateView):
+    permission_required = "compliance.view_compliance_dashboard"
+    template_name = "compliance/dashboard.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        zone = ZoneInfo(settings.TIME_ZONE)
+        start = _dt.datetime.combine(timezone.localdate(), _dt.time(), tzinfo=zone)
+        refusals = screening_decisions(since=start, allowed=False)
+        ctx.update(
+            refusal_count=refusals.count(),
+            refusals=refusals[:20],
+            pending=approvals_mod.pending_approvals().order_by("requested_at")[:20],
+            overview=registry_overview(),
+            significant=AuditEvent.objects.filter(significant=True).order_by("-seq")[:10],
+            reports=Report.objects.all()[:10],
+            registries=ExclusionRegistry.objects.count(),
+        )
+        return ctx

@@ -8,9 +8,15 @@ from django.utils.translation import gettext_lazy as _
 # (url name, label, permission or "staff" for the Django admin)
 NAVIGATION = [
     ("dashboard", _("Dashboard"), "compliance.access_backoffice"),
+    ("lottery:draws", _("Draws"), "lottery.view_draw"),
     ("lottery:calculator", _("Prize calculator"), "lottery.use_prize_calculator"),
     ("lottery:rulesets", _("Prize rules"), "lottery.view_ruleset"),
     ("players:search", _("Players"), "players.view_player"),
+    ("compliance:dashboard", _("Compliance"), "compliance.view_compliance_dashboard"),
+    ("compliance:approvals", _("Approvals"), "compliance.view_approval"),
+    ("compliance:registries", _("Registries"), "compliance.view_exclusionregistry"),
+    ("compliance:screening", _("Screening log"), "compliance.view_screeningdecision"),
+    ("compliance:reports", _("Reports"), "compliance.view_report"),
     ("compliance:audit-list", _("Audit trail"), "compliance.view_auditevent"),
     ("api-docs", _("API"), "compliance.use_api"),
     ("admin:index", _("Admin"), "staff"),

@@ -148,6 +148,19 @@ PLAYER_LIMIT_COOLING_OFF_HOURS = env.int("PLAYER_LIMIT_COOLING_OFF_HOURS", defau
 # An open play session without activity for this long counts as ended (play time stops counting).
 PLAYER_SESSION_IDLE_MINUTES = env.int("PLAYER_SESSION_IDLE_MINUTES", default=30)
 
+# Draw pipeline (docs/draws.md). Settlement writes winners in chunks of this many line ids, one
+# transaction each (a rerun resumes after the last committed chunk).
+LOTTERY_SETTLEMENT_CHUNK_LINES = env.int("LOTTERY_SETTLEMENT_CHUNK_LINES", default=250_000)
+# Chunks a settlement writes at once on PostgreSQL, each over its own connection. 1 by default: on
+# the 2-core reference machine side-by-side chunks contend for the same winner index pages and gain
+# nothing; raise it where there are cores to spare.
+LOTTERY_SETTLEMENT_WORKERS = env.int("LOTTERY_SETTLEMENT_WORKERS", default=1)
+# A payout at or above this many cents waits for its own approval by a second user after the
+# settlement's approval (large wins get a second look before the money moves).
+LOTTERY_LARGE_WIN_CENTS = env.int("LOTTERY_LARGE_WIN_CENTS", default=10_000_000)
+# A running settlement whose worker has not written for this long is presumed dead and may be
+# claimed by another worker; longer than any single chunk or the counting query can take.
+LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=300)
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(VAR_DIR / "static")))
@@ -202,6 +215,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "LedgerEntryKindEnum": "players.models.LedgerEntry.Kind",
         "LimitKindEnum": "players.models.LimitKind",
+        "DrawStateEnum": "lottery.models.DrawState",
+        "SettlementRunStateEnum": "lottery.models.RunState",
+        "RetailImportStateEnum": "lottery.models.RetailImport.State",
+        "DrawResultStatusEnum": "lottery.models.ResultStatus",
     },
 }
 

@@ -9,6 +9,7 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from compliance import api as compliance_api
+from lottery.api_urls import api_v1_paths as lottery_api_paths
 from players.api_urls import api_v1_paths as players_api_paths
 
 from . import views
@@ -34,6 +35,7 @@ class ApiRootView(APIView):
                 "me": reverse("api:me", request=request),
                 "audit_events": reverse("api:audit-events", request=request),
                 "players": reverse("api:players", request=request),
+                "draws": reverse("api:draws", request=request),
                 "schema": reverse("api-schema", request=request),
                 "docs": reverse("api-docs", request=request),
             }
@@ -47,6 +49,7 @@ api_v1 = (
         path("audit-events/", compliance_api.AuditEventListAPI.as_view(), name="audit-events"),
         path("audit-events/<int:pk>/", compliance_api.AuditEventDetailAPI.as_view(), name="audit-event"),
         *players_api_paths,
+        *lottery_api_paths,
     ],
     "api",
 )

@@ -1,11 +1,21 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_migrate
 
 
 def _load_rulesets(sender, **kwargs):
-    from .services import load_default_rulesets
+    from .services import games_sync, load_default_rulesets
 
     load_default_rulesets()
+    games_sync()
+
+
+def _sqlite_functions(sender, connection, **kwargs):
+    """SQLite has no bit_count: settlement's portable popcount is this deterministic function."""
+    if connection.vendor == "sqlite":
+        from .matching import sqlite_popcount
+
+        connection.connection.create_function("valvoja_popcount", 1, sqlite_popcount, deterministic=True)
 
 
 class LotteryConfig(AppConfig):
@@ -13,6 +23,7 @@ class LotteryConfig(AppConfig):
     verbose_name = "Lottery"
 
     def ready(self) -> None:
-        # The digest's rule versions are published automatically after every migrate (idempotent;
-        # a version is never changed, so this only ever adds what is missing).
+        # The digest's rule versions and games are loaded automatically after every migrate
+        # (idempotent; a version is never changed, so this only ever adds what is missing).
         post_migrate.connect(_load_rulesets, sender=self, dispatch_uid="lottery.load_rulesets")
+        connection_created.connect(_sqlite_functions, dispatch_uid="lottery.sqlite_functions")

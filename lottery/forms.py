@@ -108,3 +108,129 @@ class CalculatorForm(forms.Form):
                 out["plussa"]["turnover"] = _amount(d["plussa_turnover"])
         return out
 
+
+
+# ------------------------------------------------------------------------------------------------
+# draw pipeline
+# ------------------------------------------------------------------------------------------------
+
+def _cents(value: Decimal | None) -> int | None:
+    return None if value is None else int((value * 100).to_integral_value())
+
+
+class DrawScheduleForm(forms.Form):
+    """Times are entered in the operator's zone (the form's fields are in the current zone)."""
+
+    game = forms.ModelChoiceField(label=_("Game"), queryset=None, to_field_name="code")
+    number = forms.IntegerField(label=_("Draw number"), min_value=1)
+    sales_open_at = forms.DateTimeField(label=_("Sales open"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    sales_close_at = forms.DateTimeField(label=_("Sales close"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    draw_at = forms.DateTimeField(label=_("Draw time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, decimal_places=2)
+
+    def __init__(self, *args, **kwargs):
+        from .models import Game
+
+        super().__init__(*args, **kwargs)
+        self.fields["game"].queryset = Game.objects.all()
+
+    def jackpot_cents(self) -> int | None:
+        return _cents(self.cleaned_data.get("jackpot"))
+
+
+class ResultForm(forms.Form):
+    """A draw result as staff read it from the draw: numbers separated by spaces."""
+
+    numbers = forms.CharField(label=_("Numbers"), help_text=_("The main numbers, separated by spaces."))
+    additional = forms.IntegerField(label=_("Additional number"), required=False)
+    stars = forms.CharField(label=_("Star numbers"), required=False)
+    viking = forms.IntegerField(label=_("Viking number"), required=False)
+    plus = forms.IntegerField(label=_("Plus number"), required=False)
+
+    def __init__(self, *args, game: str = "lotto", **kwargs):
+        super().__init__(*args, **kwargs)
+        keep = {"numbers", *{"lotto": ["additional", "plus"], "milli": ["additional"], "eurojackpot": ["stars"],
+                             "vikinglotto": ["viking", "plus"]}.get(game, [])}
+        for name in list(self.fields):
+            if name not in keep and name in ("additional", "stars", "viking", "plus"):
+                del self.fields[name]
+
+    def result(self) -> dict[str, Any]:
+        return {k: v for k, v in self.cleaned_data.items() if k in ("numbers", "additional", "stars", "viking", "plus")
+                and v not in (None, "")}
+
+
+class ResultEntryForm(ResultForm):
+    draw_method = forms.ChoiceField(label=_("Draw method"), choices=[])
+    witnesses = forms.CharField(label=_("Witnesses or evidence"), widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, **kwargs):
+        from .models import DrawMethod
+
+        super().__init__(*args, **kwargs)
+        self.fields["draw_method"].choices = DrawMethod.choices
+
+
+class CorrectionForm(ResultForm):
+    reason = forms.CharField(label=_("Reason for the correction"), widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class RequiredReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class JackpotForm(forms.Form):
+    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, decimal_places=2)
+    to_highest_class = forms.BooleanField(
+        label=_("Pay an unwon jackpot in the highest winning class"), required=False
+    )
+
+    def jackpot_cents(self) -> int | None:
+        return _cents(self.cleaned_data.get("jackpot"))
+
+
+class CentralInputsForm(forms.Form):
+    figures = forms.CharField(
+        label=_("Central system figures (JSON)"),
+        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false", "class": "mono"}),
+        help_text=_('For example {"common_pools": {"1": "1500000.00", "2": "250000.00"}}.'),
+    )
+
+    def clean_figures(self):
+        try:
+            data = json.loads(self.cleaned_data["figures"])
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(_("Not valid JSON: %(msg)s"), params={"msg": exc.msg})
+        if not isinstance(data, dict):
+            raise forms.ValidationError(_("The figures must be a JSON object."))
+        return data
+
+
+class RetailImportForm(forms.Form):
+    file = forms.FileField(label=_("Retail sales file (CSV)"))
+
+
+class WinnerFilterForm(forms.Form):
+    class_no = forms.IntegerField(label=_("Class"), required=False, min_value=1)
+    boosted = forms.TypedChoiceField(
+        label=_("Plussa boosted"), required=False, empty_value=None,
+        choices=[("", _("any")), ("1", _("yes")), ("0", _("no"))], coerce=lambda v: v == "1",
+    )
+    min_prize = forms.DecimalField(label=_("Prize at least (€)"), required=False, min_value=0, decimal_places=2)
+    ticket = forms.CharField(label=_("Ticket"), required=False, max_length=100,
+                             help_text=_("A retail ticket, or channel:reference for an online wager."))
+    order = forms.ChoiceField(label=_("Order"), required=False,
+                              choices=[("line", _("by line")), ("prize", _("largest prize first"))])
+
+    def to_filter(self):
+        from .selectors import WinnerFilter
+
+        d = self.cleaned_data
+        return WinnerFilter(
+            class_no=d.get("class_no"), boosted=d.get("boosted"), min_prize_cents=_cents(d.get("min_prize")),
+            ticket=(d.get("ticket") or "").strip(), order=d.get("order") or "line",
+        )

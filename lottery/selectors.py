@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Q
 
 from .models import RuleSet
 
@@ -44,3 +47,153 @@ def prize_calculation(data: dict, *, version: str | None = None, on: dt.date | N
     result = calculate_round({**data, "rules_version": ruleset.version}, ruleset.params)
     result["rules_version"] = ruleset.version
     return ruleset, result
+
+
+# ------------------------------------------------------------------------------------------------
+# draws, settlement and winners
+# ------------------------------------------------------------------------------------------------
+
+BOARD_COLUMNS = [
+    ("upcoming", ("planned",)),
+    ("open", ("open",)),
+    ("awaiting_result", ("closed",)),
+    ("awaiting_confirmation", ("result_entered",)),
+    ("settling", ("result_confirmed", "corrected")),
+    ("settled", ("settled", "approved", "paid")),
+    ("cancelled", ("cancelled",)),
+]
+
+
+def draw_board(*, game: str | None = None, per_column: int = 25) -> dict[str, list]:
+    """Draws by stage of the pipeline: the nearest upcoming first, the latest finished first."""
+    from .models import Draw
+
+    qs = Draw.objects.select_related("game")
+    if game:
+        qs = qs.filter(game__code=game)
+    out = {}
+    for key, states in BOARD_COLUMNS:
+        order = ("-draw_at",) if key in ("settled", "cancelled") else ("sales_close_at", "draw_at")
+        out[key] = list(qs.filter(state__in=states).order_by(*order)[:per_column])
+    return out
+
+
+def current_run(draw):
+    """The run to show: an unfinished one (settling, failed, halted) or else the settled one."""
+    from .models import RunState, SettlementRun
+
+    return (
+        SettlementRun.objects.filter(draw=draw).exclude(state=RunState.SUPERSEDED).order_by("-version").first()
+    )
+
+
+@dataclass(frozen=True)
+class WinnerFilter:
+    class_no: int | None = None
+    boosted: bool | None = None
+    min_prize_cents: int | None = None
+    ticket: str = ""
+    order: str = "line"  # line | prize (largest first)
+
+
+def winners_page(run, flt: WinnerFilter, *, after: str | None = None, limit: int = 50) -> tuple[list[dict], str | None]:
+    """One page of a run's winners and the cursor of the next page (keyset pagination: every page
+    is an index range scan, whatever the number of winners; no COUNT over the table).
+
+    `after` is the cursor returned with the previous page. `ticket` is a retail ticket reference, or
+    "channel:reference" for a wager of another channel.
+    """
+    from .models import RETAIL, Line, Wager, Winning
+
+    qs = Winning.objects.filter(run=run)
+    if flt.class_no is not None:
+        qs = qs.filter(class_no=flt.class_no)
+    if flt.boosted is not None:
+        qs = qs.filter(boosted=flt.boosted)
+    if flt.min_prize_cents is not None:
+        qs = qs.filter(prize_cents__gte=flt.min_prize_cents)
+    if flt.ticket:
+        # ticket -> its wagers (unique index) -> their lines in this draw (wager index) -> the winnings
+        # of those lines ((run, line) index): no scan of the run's winnings.
+        channel, _, reference = flt.ticket.rpartition(":") if ":" in flt.ticket else (RETAIL, "", flt.ticket)
+        wager_ids = list(Wager.objects.filter(channel=channel, reference=reference).values_list("pk", flat=True))
+        line_ids = list(Line.objects.filter(wager_id__in=wager_ids, draw_id=run.draw_id).values_list("pk", flat=True))
+        qs = qs.filter(line_id__in=line_ids)
+    if flt.order == "prize":
+        # Both columns descending, so the (run, prize, line) index is read backwards, without a sort.
+        if after:
+            prize, line = (int(x) for x in after.split(":"))
+            qs = qs.filter(Q(prize_cents__lt=prize) | Q(prize_cents=prize, line_id__lt=line))
+        qs = qs.order_by("-prize_cents", "-line_id")
+    else:
+        if after:
+            qs = qs.filter(line_id__gt=int(after))
+        qs = qs.order_by("line_id")
+    rows = list(qs.values("line_id", "wager_id", "class_no", "boosted", "prize_cents")[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    lines = {x["id"]: x for x in Line.objects.filter(pk__in=[r["line_id"] for r in rows])
+             .values("id", "main_mask", "extra_mask", "plus", "stake_cents", "addon_cents")}
+    wagers = {x["id"]: x for x in Wager.objects.filter(pk__in={r["wager_id"] for r in rows})
+              .values("id", "reference", "channel", "player_id", "retail_terminal")}
+    for r in rows:
+        r["line"] = lines.get(r["line_id"], {})
+        r["wager"] = wagers.get(r["wager_id"], {})
+    cursor = None
+    if more and rows:
+        last = rows[-1]
+        cursor = f"{last['prize_cents']}:{last['line_id']}" if flt.order == "prize" else str(last["line_id"])
+    return rows, cursor
+
+
+def settlement_diff_classes(run) -> list[dict]:
+    """Per class: the previous version's and this version's winners, prize and paid total (§27)."""
+    from .models import TierResult
+
+    new = {t.class_key: t for t in TierResult.objects.filter(run=run)}
+    old = {t.class_key: t for t in TierResult.objects.filter(run_id=run.previous_id)} if run.previous_id else {}
+    out = []
+    for key in sorted(set(new) | set(old), key=int):
+        a, b = old.get(key), new.get(key)
+        row = {
+            "class_key": key,
+            "label": (b or a).label,
+            "old_winners": a.winners if a else 0, "new_winners": b.winners if b else 0,
+            "old_prize_cents": a.prize_cents if a else None, "new_prize_cents": b.prize_cents if b else None,
+            "old_paid_cents": a.paid_cents if a else 0, "new_paid_cents": b.paid_cents if b else 0,
+        }
+        row["changed"] = (row["old_winners"], row["old_prize_cents"], row["old_paid_cents"]) != (
+            row["new_winners"], row["new_prize_cents"], row["new_paid_cents"])
+        out.append(row)
+    return out
+
+
+def settlement_diff_winners(run, *, after: int | None = None, limit: int = 100) -> tuple[list[dict], int | None]:
+    """Winners whose class or prize changed between the previous version and this one, by line,
+    keyset-paginated: added (no old prize), removed (no new prize) and changed lines."""
+    from django.db import connection
+
+    if not run.previous_id:
+        return [], None
+    start = after or 0
+    sql = (
+        "SELECT line_id, old_class, old_prize, new_class, new_prize FROM ("
+        " SELECT o.line_id, o.class_no AS old_class, o.prize_cents AS old_prize, n.class_no AS new_class,"
+        "  n.prize_cents AS new_prize FROM lottery_winning o LEFT JOIN lottery_winning n"
+        "  ON n.run_id = %s AND n.line_id = o.line_id WHERE o.run_id = %s AND o.line_id > %s"
+        "  AND (n.line_id IS NULL OR n.prize_cents <> o.prize_cents OR n.class_no <> o.class_no)"
+        " UNION ALL"
+        " SELECT n.line_id, NULL, NULL, n.class_no, n.prize_cents FROM lottery_winning n"
+        "  WHERE n.run_id = %s AND n.line_id > %s AND NOT EXISTS"
+        "  (SELECT 1 FROM lottery_winning o WHERE o.run_id = %s AND o.line_id = n.line_id)"
+        ") d ORDER BY line_id LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [run.pk, run.previous_id, start, run.pk, start, run.previous_id, limit + 1])
+        rows = [dict(zip(("line_id", "old_class", "old_prize_cents", "new_class", "new_prize_cents"), r))
+                for r in cursor.fetchall()]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    for r in rows:
+        r["delta_cents"] = (r["new_prize_cents"] or 0) - (r["old_prize_cents"] or 0)
+    return rows, (rows[-1]["line_id"] if more and rows else None)

@@ -98,3 +98,65 @@ class ExclusionRegistryFactory(factory.django.DjangoModelFactory):
 
     name = factory.Sequence(lambda n: f"Register {n}")
     source = "test"
+
+
+# --- Lottery: draws and lines ------------------------------------------------------------------------
+
+
+def _now():
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def _game(code: str):
+    from lottery.models import Game
+
+    return Game.objects.get(code=code)
+
+
+def _ruleset(code: str, on: _dt.date):
+    from lottery.selectors import ruleset_effective
+
+    return ruleset_effective(code, on)
+
+
+class DrawFactory(factory.django.DjangoModelFactory):
+    """A draw whose sales period and draw time are in the past by default (results can be entered);
+    `game_code` picks the game (the Game rows and rule versions come from migrate)."""
+
+    class Meta:
+        model = "lottery.Draw"
+        exclude = ("game_code",)
+
+    game_code = "lotto"
+    game = factory.LazyAttribute(lambda o: _game(o.game_code))
+    number = factory.Sequence(lambda n: 1000 + n)
+    sales_open_at = factory.LazyFunction(lambda: _now() - _dt.timedelta(days=7))
+    sales_close_at = factory.LazyFunction(lambda: _now() - _dt.timedelta(hours=2))
+    draw_at = factory.LazyFunction(lambda: _now() - _dt.timedelta(hours=1))
+    state = "open"
+    ruleset = factory.LazyAttribute(lambda o: _ruleset(o.game_code, o.draw_at.date()))
+
+
+# --- Compliance: registries, approvals, reports ------------------------------------------------------
+
+
+class OperatorRegistryFactory(ExclusionRegistryFactory):
+    """The operator's own ban list (staff-kept)."""
+
+    name = factory.Sequence(lambda n: f"Operator bans {n}")
+    kind = "operator"
+
+
+class ExclusionEntryFactory(factory.django.DjangoModelFactory):
+    """A ban in force by name and birth date; pass `registry=`."""
+
+    class Meta:
+        model = "compliance.ExclusionEntry"
+
+    registry = factory.SubFactory(OperatorRegistryFactory)
+    name_normalised = factory.Sequence(lambda n: f"banned person{n}")
+    birth_date = _dt.date(1975, 3, 3)
+    starts_at = factory.LazyFunction(lambda: _now() - _dt.timedelta(days=1))
+    reason = "test ban"

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 # Each app may offer demo data in `<app>.demo.seed(stdout)`; they run in dependency order.
-DEMO_MODULES = ["players.demo", "lottery.demo", "casino.demo"]
+DEMO_MODULES = ["players.demo", "compliance.demo", "lottery.demo", "casino.demo"]
 
 
 class Command(BaseCommand):

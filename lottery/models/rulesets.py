@@ -1,4 +1,4 @@
-"""Tables of the lottery app."""
+"""Prize rule versions (issue 4)."""
 
 from __future__ import annotations
 

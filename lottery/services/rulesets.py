@@ -11,7 +11,7 @@ from django.db import transaction
 
 from compliance.audit import audit_record
 
-from .models import RuleSet
+from ..models import RuleSet
 
 
 def params_fingerprint(params: dict[str, Any]) -> str:

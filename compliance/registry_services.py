@@ -1,0 +1,307 @@
+"""Exclusion registries: file imports (staged, applied on a second person's approval, replacing the
+previous import atomically), operator bans and insiders decided by staff, and early lifting of a
+ban through a four-eyes approval. File format: docs/compliance.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from players.identity import identifier_hash
+from players.rules import normalise_name
+
+from .approvals import FourEyesError, approval_request, register_approval_handler
+from .audit import audit_record
+from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
+
+IMPORT_KIND = "registry.import"
+LIFT_KIND = "registry.lift_ban"
+# Registers that are files from an outside keeper; the others are kept by staff, entry by entry.
+IMPORTABLE_KINDS = {ExclusionRegistry.Kind.NATIONAL, ExclusionRegistry.Kind.FOREIGN, ExclusionRegistry.Kind.RESTRICTED}
+STAFF_KEPT_KINDS = {ExclusionRegistry.Kind.OPERATOR, ExclusionRegistry.Kind.INSIDER, ExclusionRegistry.Kind.RESTRICTED}
+COLUMNS = ("identifier", "country", "last_name", "first_name", "birth_date", "starts", "ends", "external_id")
+MAX_REPORTED_ERRORS = 200
+
+
+class RegistryImportError(Exception):
+    def __init__(self, message: str, errors: list[dict] | None = None):
+        super().__init__(message)
+        self.errors = errors or []
+
+
+@dataclass
+class Parsed:
+    rows: list[tuple] = field(default_factory=list)
+    errors: list[dict] = field(default_factory=list)
+    error_count: int = 0
+
+
+def _zone() -> ZoneInfo:
+    return ZoneInfo(settings.TIME_ZONE)
+
+
+class _Times:
+    """Dates -> aware datetimes at local midnight, memoised (a register has few distinct dates)."""
+
+    def __init__(self):
+        self.zone = _zone()
+        self.cache: dict[str, dt.datetime] = {}
+
+    def at(self, text: str, *, end: bool) -> dt.datetime:
+        key = f"{end}:{text}"
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        if len(text) == 10:
+            day = dt.date.fromisoformat(text)
+            if end:  # "ends" is the last day barred, inclusive: the bar ends at the next local midnight
+                day += dt.timedelta(days=1)
+            value = dt.datetime.combine(day, dt.time(), tzinfo=self.zone)
+        else:
+            value = dt.datetime.fromisoformat(text)
+            if value.tzinfo is None:
+                value = value.replace(tzinfo=self.zone)
+        value = value.astimezone(dt.UTC)
+        self.cache[key] = value
+        return value
+
+
+def parse_registry_file(data: bytes) -> Parsed:
+    """Validate every row; return the rows to stage or the row-numbered errors (line 1 = header)."""
+    out = Parsed()
+
+    def err(line: int, message: str) -> None:
+        out.error_count += 1
+        if len(out.errors) < MAX_REPORTED_ERRORS:
+            out.errors.append({"row": line, "error": message})
+
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        err(1, "The file is not UTF-8 text.")
+        return out
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if not header:
+        err(1, "The file is empty; the first line must name the columns.")
+        return out
+    header = [h.strip().lower() for h in header]
+    unknown = [h for h in header if h not in COLUMNS]
+    if unknown:
+        err(1, f"Unknown column(s): {', '.join(unknown)}. Allowed: {', '.join(COLUMNS)}.")
+    if "starts" not in header:
+        err(1, "The column 'starts' is required.")
+    if "identifier" not in header and not {"last_name", "birth_date"} <= set(header):
+        err(1, "Either 'identifier' or 'last_name' and 'birth_date' columns are required.")
+    if out.errors:
+        return out
+    idx = {name: header.index(name) for name in COLUMNS if name in header}
+    times = _Times()
+    width = len(header)
+    for line, raw in enumerate(reader, start=2):
+        if not raw or (len(raw) == 1 and not raw[0].strip()):
+            continue
+        if len(raw) != width:
+            err(line, f"Expected {width} values, found {len(raw)}.")
+            continue
+        get = lambda name: raw[idx[name]].strip() if name in idx else ""  # noqa: E731
+        identifier, country = get("identifier"), (get("country") or "FI").upper()
+        last, first, birth_text = get("last_name"), get("first_name"), get("birth_date")
+        birth = None
+        if birth_text:
+            try:
+                birth = dt.date.fromisoformat(birth_text)
+            except ValueError:
+                err(line, f"birth_date {birth_text!r} is not a date (YYYY-MM-DD).")
+                continue
+        if not identifier and not (last and birth):
+            err(line, "Each row needs an identifier, or a last name and a birth date.")
+            continue
+        if len(country) != 2 or not country.isalpha():
+            err(line, f"country {country!r} must be a two-letter code.")
+            continue
+        try:
+            starts = times.at(get("starts"), end=False)
+        except ValueError:
+            err(line, f"starts {get('starts')!r} is not a date (YYYY-MM-DD) or an ISO date-time.")
+            continue
+        ends = None
+        if get("ends"):
+            try:
+                ends = times.at(get("ends"), end=True)
+            except ValueError:
+                err(line, f"ends {get('ends')!r} is not a date (YYYY-MM-DD) or an ISO date-time.")
+                continue
+            if ends <= starts:
+                err(line, "ends is before starts.")
+                continue
+        id_hash = identifier_hash(identifier, country) if identifier else ""
+        external = get("external_id")[:100]
+        out.rows.append((id_hash, normalise_name(first, last) if (first or last) else "", birth, starts, ends, external))
+    if not out.rows and not out.error_count:
+        err(1, "The file has no entries.")
+    return out
+
+
+def _stage_rows(batch: RegistryImport, rows: list[tuple]) -> None:
+    if connection.vendor == "postgresql":
+        sql = (
+            "COPY compliance_exclusionstage (batch_id, identifier_hash, name_normalised, birth_date, starts_at, "
+            "ends_at, external_id) FROM STDIN"
+        )
+        with connection.cursor() as cur, cur.copy(sql) as copy:
+            for r in rows:
+                copy.write_row((batch.pk, *r))
+        return
+    ExclusionStage.objects.bulk_create(
+        (ExclusionStage(batch=batch, identifier_hash=r[0], name_normalised=r[1], birth_date=r[2], starts_at=r[3],
+                        ends_at=r[4], external_id=r[5]) for r in rows),
+        batch_size=2000,
+    )
+
+
+@transaction.atomic
+def registry_import_stage(*, actor, registry: ExclusionRegistry, data: bytes, file_name: str,
+                          reason: str = "", request=None) -> RegistryImport:
+    """Validate the whole file; on any error nothing is staged and the import is recorded as failed
+    with its row-numbered errors. Otherwise the rows are staged and a second person's approval is
+    requested; the register is unchanged until then."""
+    if registry.kind not in IMPORTABLE_KINDS:
+        raise RegistryImportError(f"{registry} is kept by staff entry by entry; it cannot be replaced by a file.")
+    parsed = parse_registry_file(data)
+    batch = RegistryImport.objects.create(
+        registry=registry,
+        file_name=file_name[:255],
+        sha256=hashlib.sha256(data).hexdigest(),
+        rows=len(parsed.rows),
+        uploaded_by=None if isinstance(actor, str) else actor,
+        uploaded_by_repr=actor if isinstance(actor, str) else actor.get_username(),
+        state=RegistryImport.State.FAILED if parsed.error_count else RegistryImport.State.STAGED,
+        errors=parsed.errors,
+    )
+    audit_record(
+        actor=actor,
+        action="registry.import_failed" if parsed.error_count else "registry.import_staged",
+        obj=batch,
+        data={"registry": registry.name, "file": batch.file_name, "sha256": batch.sha256, "rows": batch.rows,
+              "errors": parsed.error_count},
+        request=request,
+    )
+    if parsed.error_count:
+        return batch
+    _stage_rows(batch, parsed.rows)
+    approval_request(actor=actor, kind=IMPORT_KIND, obj=batch,
+                     payload={"registry": registry.name, "rows": batch.rows, "sha256": batch.sha256},
+                     reason=reason or f"Import {batch.file_name} into {registry.name}", request=request)
+    return batch
+
+
+def _apply_import(approval, *, approver) -> None:
+    """Approval handler: swap the staged rows in for the registry's entries, in the decider's transaction."""
+    batch = RegistryImport.objects.select_for_update().get(pk=approval.target_id)
+    if batch.state != RegistryImport.State.STAGED:
+        raise FourEyesError(f"Import {batch.pk} is {batch.get_state_display()}; it cannot be applied.")
+    registry = ExclusionRegistry.objects.select_for_update().get(pk=batch.registry_id)
+    now = timezone.now()
+    with connection.cursor() as cur:
+        cur.execute("DELETE FROM compliance_exclusionentry WHERE registry_id = %s", [registry.pk])
+        replaced = max(cur.rowcount, 0)
+        cur.execute(
+            "INSERT INTO compliance_exclusionentry (registry_id, identifier_hash, name_normalised, birth_date, "
+            "starts_at, ends_at, external_id, created_at, reason, batch_id) "
+            "SELECT %s, identifier_hash, name_normalised, birth_date, starts_at, ends_at, external_id, %s, '', "
+            "batch_id FROM compliance_exclusionstage WHERE batch_id = %s ORDER BY id",
+            [registry.pk, connection.ops.adapt_datetimefield_value(now), batch.pk],
+        )
+        cur.execute("DELETE FROM compliance_exclusionstage WHERE batch_id = %s", [batch.pk])
+        if connection.vendor == "postgresql":
+            cur.execute("ANALYZE compliance_exclusionentry")  # fresh statistics for the look-up plans
+    batch.state = RegistryImport.State.APPLIED
+    batch.applied_at = now
+    batch.applied_by_repr = approver.get_username()
+    batch.replaced_rows = replaced
+    batch.save(update_fields=["state", "applied_at", "applied_by_repr", "replaced_rows"])
+    registry.last_updated = now
+    registry.save(update_fields=["last_updated"])
+    audit_record(
+        actor=batch.uploaded_by or batch.uploaded_by_repr,
+        action="registry.import_applied",
+        obj=batch,
+        data={"registry": registry.name, "rows": batch.rows, "replaced": replaced, "sha256": batch.sha256},
+        approver=approver,
+        significant=True,
+    )
+
+
+def _reject_import(approval, *, approver) -> None:
+    batch = RegistryImport.objects.select_for_update().get(pk=approval.target_id)
+    ExclusionStage.objects.filter(batch=batch).delete()
+    batch.state = RegistryImport.State.REJECTED
+    batch.save(update_fields=["state"])
+
+
+@transaction.atomic
+def ban_add(*, actor, registry: ExclusionRegistry, reason: str, national_id: str = "", id_country: str = "FI",
+            first_name: str = "", last_name: str = "", birth_date=None, starts_at=None, ends_at=None,
+            request=None) -> ExclusionEntry:
+    """An operator ban, an insider or a restricted person, decided by staff (`actor`) with a reason."""
+    from .services import exclusion_entry_add
+
+    if registry.kind not in STAFF_KEPT_KINDS:
+        raise RegistryImportError(f"{registry} is filled by imports only.")
+    if not reason.strip():
+        raise RegistryImportError("A ban needs a reason.")
+    return exclusion_entry_add(
+        actor=actor, registry=registry, national_id=national_id, id_country=id_country, first_name=first_name,
+        last_name=last_name, birth_date=birth_date, starts_at=starts_at, ends_at=ends_at, reason=reason.strip(),
+        decided_by=None if isinstance(actor, str) else actor, request=request,
+    )
+
+
+def ban_lift_request(*, actor, entry: ExclusionEntry, reason: str, request=None):
+    """Ask for a ban to end now, before its end; a second person must approve."""
+    now = timezone.now()
+    if entry.ends_at is not None and entry.ends_at <= now:
+        raise RegistryImportError("This entry is no longer in force.")
+    if entry.registry.kind not in STAFF_KEPT_KINDS:
+        raise RegistryImportError("Entries of imported registers change only with the next import.")
+    if not reason.strip():
+        raise RegistryImportError("Lifting a ban early needs a reason.")
+    return approval_request(actor=actor, kind=LIFT_KIND, obj=entry,
+                            payload={"registry": entry.registry.name,
+                                     "ends_at": entry.ends_at.isoformat() if entry.ends_at else None},
+                            reason=reason.strip(), request=request)
+
+
+def _lift_ban(approval, *, approver) -> None:
+    entry = ExclusionEntry.objects.select_for_update().get(pk=approval.target_id)
+    now = timezone.now()
+    before = {"ends_at": entry.ends_at}
+    if entry.ends_at is not None and entry.ends_at <= now:
+        raise FourEyesError("The ban has already ended; nothing to lift.")
+    entry.ends_at = max(now, entry.starts_at + dt.timedelta(microseconds=1))
+    entry.lifted_at = now
+    entry.save(update_fields=["ends_at", "lifted_at"])
+    audit_record(
+        actor=approval.requested_by,
+        action="registry.ban_lifted",
+        obj=entry,
+        before=before,
+        after={"ends_at": entry.ends_at, "reason": approval.reason},
+        approver=approver,
+        significant=True,
+    )
+
+
+register_approval_handler(IMPORT_KIND, _apply_import, on_reject=_reject_import,
+                          permission="compliance.import_registry")
+register_approval_handler(LIFT_KIND, _lift_ban, permission="compliance.change_exclusionentry")

@@ -1,0 +1,139 @@
+"""The report kinds: what rows each one has and which template draws it.
+
+A kind is a `ReportKind(key, title, version, template, columns, rows)`. `rows(params)` returns a
+list of dicts with the column keys (plain strings and numbers, so CSV and PDF show the same values).
+Bump `version` whenever the template or the rows change what a report shows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from ..models import ScreeningDecision
+from ..selectors import AuditFilter, audit_events
+
+def zone() -> ZoneInfo:
+    return ZoneInfo(settings.TIME_ZONE)
+
+def period_bounds(params: dict) -> tuple[dt.datetime, dt.datetime]:
+    """`since` and `until` are local dates, both included: [since 00:00, until+1 00:00) in the operator's zone."""
+    since = dt.date.fromisoformat(params["since"])
+    until = dt.date.fromisoformat(params["until"]) + dt.timedelta(days=1)
+    z = zone()
+    return dt.datetime.combine(since, dt.time(), tzinfo=z), dt.datetime.combine(until, dt.time(), tzinfo=z)
+
+def local(value: dt.datetime | None) -> str:
+    return value.astimezone(zone()).strftime("%Y-%m-%d %H:%M:%S") if value else ""
+
+def _person(p) -> str:
+    return f"{p.pk} {p.first_name} {p.last_name}" if p is not None else ""
+
+@dataclass(frozen=True)
+class ReportKind:
+    key: str
+    title: object
+    version: str
+    template: str
+    columns: tuple[tuple[str, object], ...]
+    rows: Callable[[dict], list[dict]]
+    extra_params: tuple[str, ...] = ()
+    # Characters per column in the fixed-width listing that large reports use (render.LISTING_ROWS).
+    widths: tuple[int, ...] = ()
+
+def audit_extract_rows(params: dict) -> list[dict]:
+    since, until = period_bounds(params)
+    flt = AuditFilter(
+        since=since, until=until, actor=params.get("actor", ""), object_type=params.get("object_type", ""),
+        object_id=params.get("object_id", ""),
+    )
+    rows = []
+    for e in audit_events(flt).order_by("seq").iterator(chunk_size=2000):
+        rows.append({
+            "seq": e.seq, "time": local(e.created_at), "actor": e.actor_repr, "action": e.action,
+            "object": f"{e.object_type}:{e.object_id}".strip(":"), "object_repr": e.object_repr,
+            "approver": e.approver_repr, "significant": "yes" if e.significant else "", "hash": e.hash[:16],
+        })
+    return rows
+
+EXCLUSION_CODES = ("registry_excluded", "self_excluded", "registry_unavailable")
+
+def _refusals(params: dict, codes: tuple[str, ...]):
+    since, until = period_bounds(params)
+    qs = (
+        ScreeningDecision.objects.filter(allowed=False, created_at__gte=since, created_at__lt=until)
+        .select_related("person").order_by("created_at", "pk")
+    )
+    for d in qs.iterator(chunk_size=2000):
+        for r in d.reasons:
+            if r.get("code") in codes:
+                yield d, r
+
+def exclusion_hits_rows(params: dict) -> list[dict]:
+    return [
+        {"time": local(d.created_at), "action": d.action, "person": _person(d.person) or "(not registered)",
+         "code": r["code"], "registry": r.get("registry", ""), "asked_by": d.actor_repr, "decision": d.pk}
+        for d, r in _refusals(params, EXCLUSION_CODES)
+    ]
+
+LIMIT_CODES = ("deposit_limit", "loss_limit", "time_limit")
+
+def player_protection_rows(params: dict) -> list[dict]:
+    from players.models import SelfExclusion, SessionReminder
+
+    since, until = period_bounds(params)
+    rows = []
+    reminders = (
+        SessionReminder.objects.filter(due_at__gte=since, due_at__lt=until)
+        .select_related("session__player__person").order_by("due_at", "pk")
+    )
+    for r in reminders:
+        rows.append({"section": "reminder", "time": local(r.due_at), "person": _person(r.session.player.person),
+                     "detail": f"{r.played_seconds // 60} min played; choice: {r.choice or 'none yet'}"})
+    for d, r in _refusals(params, LIMIT_CODES):
+        rows.append({"section": "limit", "time": local(d.created_at), "person": _person(d.person),
+                     "detail": f"{r['code']} ({r.get('period', '')}) on {d.action}"})
+    exclusions = (
+        SelfExclusion.objects.filter(requested_at__gte=since, requested_at__lt=until)
+        .select_related("person").order_by("requested_at", "pk")
+    )
+    for x in exclusions:
+        rows.append({"section": "self_exclusion", "time": local(x.requested_at), "person": _person(x.person),
+                     "detail": f"until {local(x.ends_at) if x.ends_at else 'permanent'}"})
+    return rows
+
+KINDS: dict[str, ReportKind] = {
+    k.key: k
+    for k in (
+        ReportKind(
+            "audit_extract", _("Audit extract"), "1", "compliance/reports/audit_extract.html",
+            (("seq", _("No.")), ("time", _("Time")), ("actor", _("Actor")), ("action", _("Action")),
+             ("object", _("Object")), ("object_repr", _("Description")), ("approver", _("Approver")),
+             ("significant", _("Significant")), ("hash", _("Hash"))),
+            audit_extract_rows, ("actor", "object_type", "object_id"), (7, 19, 20, 26, 26, 40, 12, 3, 16),
+        ),
+        ReportKind(
+            "exclusion_hits", _("Exclusion hits"), "1", "compliance/reports/table.html",
+            (("time", _("Time")), ("action", _("Action")), ("person", _("Person")), ("code", _("Reason")),
+             ("registry", _("Register")), ("asked_by", _("Asked by")), ("decision", _("Decision"))),
+            exclusion_hits_rows, (), (19, 10, 34, 20, 34, 20, 10),
+        ),
+        ReportKind(
+            "player_protection", _("Player protection"), "1", "compliance/reports/player_protection.html",
+            (("section", _("Section")), ("time", _("Time")), ("person", _("Person")), ("detail", _("Detail"))),
+            player_protection_rows, (), (14, 19, 40, 80),
+        ),
+    )
+}
+
+def get_kind(key: str) -> ReportKind:
+    try:
+        return KINDS[key]
+    except KeyError:
+        raise ValueError(f"Unknown report kind {key!r}") from None
+

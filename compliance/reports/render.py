@@ -1,0 +1,141 @@
+"""Rendering and archiving of reports (the Celery task `compliance.tasks.report_generate` calls
+`report_render`)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import logging
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from ..audit import audit_record
+from ..models import Report
+from .kinds import get_kind, period_bounds
+
+LANGUAGES = [code for code, _ in settings.LANGUAGES]
+# Above this many rows a report is laid out as fixed-width lines instead of a table: WeasyPrint lays
+# out 10,000 table rows in minutes and gigabytes, the same rows as text in seconds (docs/compliance.md).
+LISTING_ROWS = 500
+LINES_PER_BLOCK = 60
+log = logging.getLogger(__name__)
+
+
+def _progress(report: Report, value: int) -> None:
+    Report.objects.filter(pk=report.pk).update(progress=value)
+
+
+def report_request(*, actor, kind: str, params: dict, language: str = "en", request=None) -> Report:
+    """Record a queued report and start the task once the row is committed."""
+    from ..tasks import report_generate
+
+    definition = get_kind(kind)
+    if language not in LANGUAGES:
+        raise ValueError(f"Unknown language {language!r}")
+    period_bounds(params)  # validates the period
+    with transaction.atomic():
+        report = Report.objects.create(
+            kind=kind, params=params, language=language, version=definition.version,
+            created_by=None if isinstance(actor, str) else actor,
+            created_by_repr=actor if isinstance(actor, str) else actor.get_username(),
+        )
+        audit_record(actor=actor, action="report.requested", obj=report,
+                     data={"kind": kind, "params": params, "language": language}, request=request)
+        transaction.on_commit(lambda: _enqueue(report_generate, report.pk))
+    return report
+
+
+def _enqueue(task, report_id: int) -> None:
+    """Hand the report to a worker; if the broker cannot take it (or, without a broker, rendering
+    failed in-process), the report is marked failed instead of the page failing."""
+    try:
+        task.delay(report_id)
+    except Exception as exc:  # noqa: BLE001
+        log.exception("report %s could not be generated", report_id)
+        Report.objects.filter(pk=report_id).exclude(status=Report.Status.DONE).update(
+            status=Report.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:1000]
+        )
+
+
+def render_bytes(kind: str, params: dict, language: str) -> tuple[bytes, bytes, int, int]:
+    """(pdf, csv, rows, pages) for these parameters; a pure function of them and of the data."""
+    from weasyprint import HTML
+
+    definition = get_kind(kind)
+    rows = definition.rows(params)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([key for key, _ in definition.columns])
+    for row in rows:
+        writer.writerow([row.get(key, "") for key, _ in definition.columns])
+    csv_bytes = out.getvalue().encode("utf-8")
+    since, until = period_bounds(params)
+    cells = [[row.get(key, "") for key, _ in definition.columns] for row in rows]
+    listing = len(rows) > LISTING_ROWS
+    with translation.override(language):
+        labels = [str(label) for _, label in definition.columns]
+    header, blocks = "", []
+    if listing:
+        widths = definition.widths or tuple(max(8, len(x)) for x in labels)
+        header = _line(labels, widths)
+        lines = [_line(c, widths) for c in cells]
+        blocks = ["\n".join(lines[i:i + LINES_PER_BLOCK]) for i in range(0, len(lines), LINES_PER_BLOCK)]
+    with translation.override(language):
+        html = render_to_string(
+            definition.template,
+            {
+                "kind": definition, "title": definition.title, "params": params,
+                "extra": [(k, params[k]) for k in definition.extra_params if params.get(k)],
+                "columns": definition.columns, "rows": rows,
+                "chunks": [cells] if cells and not listing else [],
+                "listing": listing, "listing_header": header, "listing_blocks": blocks, "version": definition.version,
+                "language": language, "operator_zone": settings.TIME_ZONE,
+                # PDF metadata date: the end of the period, so that re-rendering gives the same bytes.
+                "created_iso": until.isoformat(), "since": params["since"], "until": params["until"],
+            },
+        )
+    document = HTML(string=html, base_url=str(settings.BASE_DIR)).render()
+    pdf = document.write_pdf()
+    return pdf, csv_bytes, len(rows), len(document.pages)
+
+
+def _line(values, widths) -> str:
+    """One fixed-width line: each value cut or padded to its column's width, two spaces between."""
+    return "  ".join(str(v)[:w].ljust(w) for v, w in zip(values, widths, strict=False)).rstrip()
+
+
+def report_render(report_id: int) -> Report | None:
+    """Claim a queued report, render and archive it. Running it twice is harmless: a report that
+    is already running or done is left alone."""
+    claimed = Report.objects.filter(pk=report_id, status=Report.Status.QUEUED).update(
+        status=Report.Status.RUNNING, progress=5
+    )
+    if not claimed:
+        return None
+    report = Report.objects.get(pk=report_id)
+    try:
+        _progress(report, 20)
+        pdf, csv_bytes, rows, pages = render_bytes(report.kind, report.params, report.language)
+        _progress(report, 90)
+        stem = f"{report.kind}-{report.pk}"
+        report.pdf.save(f"{stem}.pdf", ContentFile(pdf), save=False)
+        report.csv.save(f"{stem}.csv", ContentFile(csv_bytes), save=False)
+        report.sha256 = hashlib.sha256(pdf).hexdigest()
+        report.csv_sha256 = hashlib.sha256(csv_bytes).hexdigest()
+        report.rows, report.pages = rows, pages
+        report.status, report.progress, report.finished_at = Report.Status.DONE, 100, timezone.now()
+        with transaction.atomic():
+            report.save()
+            audit_record(actor=report.created_by or report.created_by_repr, action="report.generated", obj=report,
+                         data={"kind": report.kind, "params": report.params, "version": report.version,
+                               "language": report.language, "sha256": report.sha256, "rows": rows,
+                               "pages": pages})
+    except Exception as exc:
+        Report.objects.filter(pk=report.pk).update(status=Report.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
+        raise
+    return report

@@ -1,0 +1,330 @@
+"""Draw pipeline API (thin: serializers validate, services change, selectors read).
+
+Refusals: 409 when the draw's state does not allow the step, 403 when the four-eyes rule is broken,
+400 for invalid input; the body is {"detail": message, "code": ...}.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.generics import ListAPIView, RetrieveAPIView
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import serializers as s
+from . import services
+from .models import Draw, RetailImport
+from .selectors import WinnerFilter, winners_page
+
+
+def _refusal(exc: services.DrawError) -> Response:
+    if isinstance(exc, services.FourEyesError):
+        return Response({"detail": exc.message, "code": "four_eyes"}, status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, services.DrawStateError):
+        return Response({"detail": exc.message, "code": "draw_state"}, status=status.HTTP_409_CONFLICT)
+    return Response({"detail": exc.message, "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+
+
+class DrawListAPI(ListAPIView):
+    """Draws, newest first; ?game=lotto&state=open. POST schedules one (lottery.manage_draw)."""
+
+    permission_required = "lottery.view_draw"
+    serializer_class = s.DrawSerializer
+
+    def get_queryset(self):
+        qs = Draw.objects.select_related("game", "ruleset")
+        if game := self.request.query_params.get("game"):
+            qs = qs.filter(game__code=game)
+        if state := self.request.query_params.get("state"):
+            qs = qs.filter(state=state)
+        return qs
+
+    @extend_schema(request=s.DrawScheduleSerializer, responses={201: s.DrawSerializer})
+    def post(self, request):
+        if not request.user.has_perm("lottery.manage_draw"):
+            raise PermissionDenied("Scheduling a draw needs lottery.manage_draw.")
+        form = s.DrawScheduleSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            draw = services.draw_schedule(actor=request.user, request=request, **form.validated_data)
+        except services.DrawError as exc:
+            return _refusal(exc)
+        return Response(s.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
+
+
+class DrawDetailAPI(RetrieveAPIView):
+    """A draw with its results, its settlement progress and its tier results."""
+
+    permission_required = "lottery.view_draw"
+    serializer_class = s.DrawDetailSerializer
+    queryset = Draw.objects.select_related("game", "ruleset").prefetch_related("results")
+
+
+class _DrawStep(APIView):
+    """POST a step of the lifecycle to /draws/<id>/<step>/."""
+
+    request_serializer = None
+
+    def post(self, request, pk: int):
+        draw = get_object_or_404(Draw.objects.select_related("game", "ruleset"), pk=pk)
+        data = {}
+        if self.request_serializer is not None:
+            form = self.request_serializer(data=request.data)
+            form.is_valid(raise_exception=True)
+            data = form.validated_data
+        try:
+            self.step(draw, dict(data))
+        except services.DrawError as exc:
+            return _refusal(exc)
+        draw.refresh_from_db()
+        return Response(s.DrawDetailSerializer(draw).data)
+
+    def step(self, draw, data):  # pragma: no cover
+        raise NotImplementedError
+
+
+def _result(data: dict) -> dict:
+    return {k: data[k] for k in ("numbers", "additional", "stars", "viking", "plus") if data.get(k) not in (None, [])}
+
+
+@extend_schema(request=None, responses={200: s.DrawDetailSerializer})
+class DrawOpenAPI(_DrawStep):
+    permission_required = "lottery.manage_draw"
+
+    def step(self, draw, data):
+        services.draw_open_sales(actor=self.request.user, draw=draw, request=self.request)
+
+
+@extend_schema(request=None, responses={200: s.DrawDetailSerializer})
+class DrawCloseAPI(_DrawStep):
+    permission_required = "lottery.manage_draw"
+
+    def step(self, draw, data):
+        services.draw_close_sales(actor=self.request.user, draw=draw, request=self.request)
+
+
+@extend_schema(request=s.JackpotSerializer, responses={200: s.DrawDetailSerializer})
+class DrawJackpotAPI(_DrawStep):
+    permission_required = "lottery.manage_draw"
+    request_serializer = s.JackpotSerializer
+
+    def step(self, draw, data):
+        services.draw_set_jackpot(actor=self.request.user, draw=draw, jackpot_cents=data["jackpot_cents"],
+                                  to_highest_class=data.get("to_highest_class"), request=self.request)
+
+
+@extend_schema(request=s.ResultEntrySerializer, responses={200: s.DrawDetailSerializer})
+class ResultEnterAPI(_DrawStep):
+    permission_required = "lottery.enter_result"
+    request_serializer = s.ResultEntrySerializer
+
+    def step(self, draw, data):
+        services.result_enter(actor=self.request.user, draw=draw, numbers=_result(data),
+                              draw_method=data["draw_method"], witnesses=data["witnesses"], request=self.request)
+
+
+@extend_schema(request=None, responses={200: s.DrawDetailSerializer})
+class ResultConfirmAPI(_DrawStep):
+    permission_required = "lottery.confirm_result"
+
+    def step(self, draw, data):
+        services.result_confirm(actor=self.request.user, draw=draw, request=self.request)
+
+
+@extend_schema(request=s.ReasonSerializer, responses={200: s.DrawDetailSerializer})
+class ResultRejectAPI(_DrawStep):
+    permission_required = "lottery.confirm_result"
+    request_serializer = s.ReasonSerializer
+
+    def step(self, draw, data):
+        services.result_reject(actor=self.request.user, draw=draw, reason=data["reason"], request=self.request)
+
+
+@extend_schema(request=s.ReasonSerializer, responses={200: s.DrawDetailSerializer})
+class DrawCancelAPI(_DrawStep):
+    permission_required = "lottery.cancel_draw"
+    request_serializer = s.ReasonSerializer
+
+    def step(self, draw, data):
+        services.draw_cancel(actor=self.request.user, draw=draw, reason=data["reason"], request=self.request)
+
+
+@extend_schema(request=s.CorrectionSerializer, responses={200: s.DrawDetailSerializer})
+class CorrectionRequestAPI(_DrawStep):
+    permission_required = "lottery.correct_result"
+    request_serializer = s.CorrectionSerializer
+
+    def step(self, draw, data):
+        services.correction_request(actor=self.request.user, draw=draw, numbers=_result(data), reason=data["reason"],
+                                    request=self.request)
+
+
+@extend_schema(request=None, responses={200: s.DrawDetailSerializer})
+class CorrectionConfirmAPI(_DrawStep):
+    permission_required = "lottery.correct_result"
+
+    def step(self, draw, data):
+        services.correction_confirm(actor=self.request.user, draw=draw, request=self.request)
+
+
+class RetailImportUploadAPI(APIView):
+    """POST a retail sales file (multipart, field `file`): 201 when imported, 422 with the report."""
+
+    permission_required = "lottery.import_sales"
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(request={"multipart/form-data": s.RetailUploadSerializer}, responses={201: s.RetailImportSerializer,
+                                                                                       422: s.RetailImportSerializer})
+    def post(self, request, pk: int):
+        from .services.retail import retail_import
+
+        draw = get_object_or_404(Draw, pk=pk)
+        form = s.RetailUploadSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        upload = form.validated_data["file"]
+        try:
+            record = retail_import(actor=request.user, draw=draw, stream=upload.file, file_name=upload.name,
+                                   request=request)
+        except services.DrawError as exc:
+            return _refusal(exc)
+        code = status.HTTP_201_CREATED if record.state == RetailImport.State.DONE else status.HTTP_422_UNPROCESSABLE_ENTITY
+        return Response(s.RetailImportSerializer(record).data, status=code)
+
+
+class RetailImportDetailAPI(RetrieveAPIView):
+    permission_required = "lottery.view_retailimport"
+    serializer_class = s.RetailImportSerializer
+    queryset = RetailImport.objects.all()
+
+
+class WinnersAPI(APIView):
+    """Winners of the draw's settled run: ?class_no=&min_prize_cents=&ticket=&order=line|prize&after=<cursor>.
+    Keyset pagination: follow `next` (a cursor), there is no total count."""
+
+    permission_required = "lottery.view_winning"
+
+    @extend_schema(
+        parameters=[OpenApiParameter(n, OpenApiTypes.STR, required=False)
+                    for n in ("class_no", "boosted", "min_prize_cents", "ticket", "order", "after")],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request, pk: int):
+        from .services.settlement import settled_run
+
+        draw = get_object_or_404(Draw, pk=pk)
+        run = settled_run(draw)
+        if run is None:
+            return Response({"detail": f"{draw} has no settled run.", "code": "draw_state"}, status=status.HTTP_409_CONFLICT)
+        q = request.query_params
+        try:
+            flt = WinnerFilter(
+                class_no=int(q["class_no"]) if q.get("class_no") else None,
+                boosted={"true": True, "false": False}.get((q.get("boosted") or "").lower()),
+                min_prize_cents=int(q["min_prize_cents"]) if q.get("min_prize_cents") else None,
+                ticket=q.get("ticket", ""), order="prize" if q.get("order") == "prize" else "line",
+            )
+            rows, cursor = winners_page(run, flt, after=q.get("after") or None, limit=min(int(q.get("limit", 100)), 1000))
+        except ValueError:
+            return Response({"detail": "Invalid filter or cursor.", "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"run_version": run.version, "next": cursor, "results": s.WinningSerializer(rows, many=True).data})
+
+
+def _player_refusal(exc) -> Response:
+    return Response(exc.as_dict(), status=exc.status_code)
+
+
+class WagerPlaceAPI(APIView):
+    """A sales channel places a player's wager: lines validated, player screened and the stake debited
+    from the game account in one transaction. 201 when accepted, 200 when the reference was already
+    accepted (idempotent); refusals say why (409 sales not open, 400 bad lines, 422 screening or funds)."""
+
+    permission_required = "lottery.submit_wager"
+
+    @extend_schema(request=s.WagerPlaceSerializer, responses={201: s.WagerSerializer, 200: s.WagerSerializer})
+    def post(self, request):
+        from players.errors import PlayerError
+        from players.models import Player, PlaySession
+
+        from .services.wagers import wager_place
+
+        form = s.WagerPlaceSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        player = Player.objects.select_related("account").filter(pk=data["player"]).first()
+        if player is None:
+            return Response({"detail": "No such player.", "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
+        session = PlaySession.objects.filter(pk=data["session"], player=player).first()
+        if not Draw.objects.filter(pk=data["draw"]).exists():
+            return Response({"detail": "No such draw.", "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
+        try:
+            placed = wager_place(actor=request.user, draw=data["draw"], player=player, session=session,
+                                 reference=data["reference"], lines=data["lines"], request=request)
+        except services.DrawError as exc:
+            return _refusal(exc)
+        except PlayerError as exc:
+            return _player_refusal(exc)
+        return Response(s.WagerSerializer(placed.wager).data,
+                        status=status.HTTP_200_OK if placed.replayed else status.HTTP_201_CREATED)
+
+
+class WagerDetailAPI(RetrieveAPIView):
+    """A wager and its lines. A sales channel sees only its own wagers."""
+
+    permission_required = "lottery.view_wager"
+    serializer_class = s.WagerSerializer
+
+    def get_queryset(self):
+        from .models import Wager
+
+        qs = Wager.objects.all()
+        if not self.request.user.has_perm("compliance.access_backoffice"):
+            qs = qs.filter(channel=self.request.user.get_username()[:32])
+        return qs
+
+
+@extend_schema(request=None, responses={200: s.DrawDetailSerializer})
+class SettlementApproveAPI(_DrawStep):
+    """Approve the settled draw for payout (a user other than the result's enterer and confirmer)."""
+
+    permission_required = "lottery.approve_settlement"
+
+    def step(self, draw, data):
+        services.settlement_approve(actor=self.request.user, draw=draw, request=self.request)
+
+
+class PayoutApproveAPI(APIView):
+    """Approve a held large win (a user other than the settlement's approver)."""
+
+    permission_required = "lottery.approve_large_win"
+
+    @extend_schema(request=None, responses={200: s.PayoutSerializer})
+    def post(self, request, pk: int):
+        from .models import Payout
+
+        payout = get_object_or_404(Payout, pk=pk)
+        try:
+            payout = services.payout_approve_large(actor=request.user, payout=payout, request=request)
+        except services.DrawError as exc:
+            return _refusal(exc)
+        payout.refresh_from_db()
+        return Response(s.PayoutSerializer(payout).data)
+
+
+class DrawPayoutsAPI(ListAPIView):
+    """Payouts of a draw: ?state=held|due|paid|retail|failed."""
+
+    permission_required = "lottery.view_payout"
+    serializer_class = s.PayoutSerializer
+
+    def get_queryset(self):
+        from .models import Payout
+
+        qs = Payout.objects.filter(draw_id=self.kwargs["pk"]).order_by("pk")
+        if state := self.request.query_params.get("state"):
+            qs = qs.filter(state=state)
+        return qs

@@ -1,0 +1,494 @@
+"""Staff pages of the draw pipeline: board, draw page and its actions, progress, winners, imports.
+
+Thin: forms validate, services change, selectors read. Each action is its own POST-only view with
+the permission of its step; a refusal (DrawError) comes back as a message on the draw page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+from django.views.generic import DetailView, FormView, TemplateView
+
+from compliance.access import StaffPermissionRequired
+
+from . import forms, services
+from .formats import NUMBER_GAMES
+from .models import Draw, DrawResult, DrawState, Game, Payout, ResultStatus, RetailImport, RunState, TierResult
+from .selectors import (
+    BOARD_COLUMNS,
+    current_run,
+    draw_board,
+    settlement_diff_classes,
+    settlement_diff_winners,
+    winners_page,
+)
+from .services.settlement import settled_run
+
+S = DrawState
+COLUMN_LABELS = {
+    "upcoming": gettext_lazy("Upcoming"),
+    "open": gettext_lazy("Open for sales"),
+    "awaiting_result": gettext_lazy("Awaiting result"),
+    "awaiting_confirmation": gettext_lazy("Awaiting confirmation"),
+    "settling": gettext_lazy("Settling"),
+    "settled": gettext_lazy("Settled"),
+    "cancelled": gettext_lazy("Cancelled"),
+}
+
+
+class DrawBoardView(StaffPermissionRequired, TemplateView):
+    permission_required = "lottery.view_draw"
+    template_name = "lottery/draw_board.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        game = self.request.GET.get("game") or None
+        board = draw_board(game=game)
+        ctx.update(
+            columns=[{"key": key, "label": COLUMN_LABELS[key], "draws": board[key]} for key, _states in BOARD_COLUMNS],
+            games=Game.objects.all(),
+            game=game,
+        )
+        return ctx
+
+
+class DrawScheduleView(StaffPermissionRequired, FormView):
+    permission_required = "lottery.manage_draw"
+    template_name = "lottery/draw_form.html"
+    form_class = forms.DrawScheduleForm
+
+    def form_valid(self, form):
+        d = form.cleaned_data
+        try:
+            draw = services.draw_schedule(
+                actor=self.request.user, game=d["game"], number=d["number"], sales_open_at=d["sales_open_at"],
+                sales_close_at=d["sales_close_at"], draw_at=d["draw_at"], jackpot_cents=form.jackpot_cents(),
+                request=self.request,
+            )
+        except services.DrawError as exc:
+            form.add_error(None, exc.message)
+            return self.form_invalid(form)
+        messages.success(self.request, _("%(draw)s is scheduled.") % {"draw": draw})
+        return HttpResponseRedirect(reverse("lottery:draw", args=[draw.pk]))
+
+
+def _actions(draw: Draw, user, pending: DrawResult | None, proposed: DrawResult | None, run) -> list[str]:
+    """The actions the draw's state allows and the user may take (the services check again)."""
+    can = user.has_perm
+    state = draw.state
+    out = []
+    if can("lottery.manage_draw"):
+        if state == S.PLANNED:
+            out.append("open")
+        if state == S.OPEN:
+            out.append("close")
+        if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED):
+            out.append("jackpot")
+        if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED) and \
+                draw.game.code in ("eurojackpot", "vikinglotto"):
+            out.append("central")
+    if can("lottery.import_sales") and state in (S.OPEN, S.CLOSED) and draw.game.code in NUMBER_GAMES:
+        out.append("import")
+    if can("lottery.enter_result") and state == S.CLOSED and draw.game.code in NUMBER_GAMES:
+        out.append("enter")
+    if can("lottery.confirm_result") and state == S.RESULT_ENTERED and pending is not None:
+        out.append("confirm" if pending.entered_by_id != user.pk else "confirm_other")
+        out.append("reject")
+    if can("lottery.cancel_draw") and state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED):
+        out.append("cancel")
+    if can("lottery.correct_result") and state in (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED):
+        if proposed is None:
+            out.append("correct")
+        else:
+            out.append("correction_confirm" if proposed.entered_by_id != user.pk else "correction_confirm_other")
+            out.append("correction_reject")
+    if can("lottery.manage_settlement") and run is not None and run.state in (RunState.FAILED, RunState.HALTED):
+        out.append("retry")
+    if can("lottery.approve_settlement") and state == S.SETTLED and run is not None and run.state == RunState.SETTLED:
+        result = run.result
+        out.append("approve_other" if user.pk in (result.entered_by_id, result.confirmed_by_id) else "approve")
+    if can("lottery.approve_settlement") and state == S.APPROVED:
+        out.append("payouts_retry")
+    return out
+
+
+class DrawDetailView(StaffPermissionRequired, DetailView):
+    permission_required = "lottery.view_draw"
+    template_name = "lottery/draw_detail.html"
+    context_object_name = "draw"
+
+    def get_queryset(self):
+        return Draw.objects.select_related("game", "ruleset", "main_draw__game", "rollover_from__game")
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        draw = self.object
+        user = self.request.user
+        results = list(DrawResult.objects.filter(draw=draw).select_related("entered_by", "confirmed_by", "rejected_by"))
+        pending = next((r for r in results if r.status == ResultStatus.ENTERED), None)
+        proposed = next((r for r in results if r.status == ResultStatus.PROPOSED), None)
+        confirmed = next((r for r in results if r.status == ResultStatus.CONFIRMED), None)
+        run = current_run(draw)
+        shown = settled_run(draw) or run
+        game = draw.game.code
+        actions = _actions(draw, user, pending, proposed, run)
+        ctx.update(
+            results=results, pending=pending, proposed=proposed, confirmed=confirmed, run=run, shown_run=shown,
+            tiers=list(TierResult.objects.filter(run=shown)) if shown else [],
+            runs=list(draw.settlement_runs.order_by("-version")),
+            imports=list(RetailImport.objects.filter(draw=draw)[:20]),
+            addon_draws=list(draw.addon_draws.select_related("game")),
+            actions=actions,
+            settling=run is not None and run.state in (RunState.PENDING, RunState.RUNNING),
+            supported=game in NUMBER_GAMES,
+            result_form=forms.ResultEntryForm(game=game, prefix="enter"),
+            correction_form=forms.CorrectionForm(game=game, prefix="correct"),
+            jackpot_form=forms.JackpotForm(prefix="jackpot", initial={
+                "jackpot": None if draw.jackpot_cents is None else draw.jackpot_cents / 100,
+                "to_highest_class": draw.jackpot_to_highest_class}),
+            central_form=forms.CentralInputsForm(prefix="central", initial={"figures": _json(draw.central_inputs)}),
+            reason_form=forms.ReasonForm(),
+            cancel_form=forms.RequiredReasonForm(prefix="cancel"),
+            import_form=forms.RetailImportForm(),
+            payouts=_payout_summary(shown) if shown else [],
+            held=list(Payout.objects.filter(run=shown, state=Payout.State.HELD).order_by("-amount_cents")[:50]) if shown else [],
+        )
+        return ctx
+
+
+def _payout_summary(run) -> list[dict]:
+    from django.db.models import Count, Sum
+
+    rows = Payout.objects.filter(run=run).values("state").annotate(n=Count("pk"), total=Sum("amount_cents")).order_by("state")
+    labels = dict(Payout.State.choices)
+    return [{"state": r["state"], "label": labels.get(r["state"], r["state"]), "n": r["n"], "total": r["total"]} for r in rows]
+
+
+def _json(value) -> str:
+    import json
+
+    return json.dumps(value or {}, indent=2, ensure_ascii=False)
+
+
+class DrawProgressView(StaffPermissionRequired, View):
+    """JSON polled by the draw page while a settlement runs."""
+
+    permission_required = "lottery.view_draw"
+
+    def get(self, request, pk: int):
+        draw = get_object_or_404(Draw, pk=pk)
+        run = current_run(draw)
+        data = {"draw_state": draw.state, "run": None}
+        if run is not None:
+            data["run"] = {
+                "version": run.version, "state": run.state, "phase": run.phase, "percent": run.percent,
+                "chunks_done": run.chunks_done, "chunks_total": run.chunks_total, "lines": run.lines_count,
+                "winners": run.winners_count, "error": run.error,
+            }
+        return JsonResponse(data)
+
+
+# ------------------------------------------------------------------------------------------------
+# actions
+# ------------------------------------------------------------------------------------------------
+
+class DrawActionView(StaffPermissionRequired, View):
+    http_method_names = ["post"]
+    form_class = None
+    form_prefix = None
+    done_message = ""
+
+    def post(self, request, pk: int):
+        draw = get_object_or_404(Draw.objects.select_related("game", "ruleset"), pk=pk)
+        form = None
+        if self.form_class is not None:
+            form = self.make_form(draw)
+            if not form.is_valid():
+                for field, errors in form.errors.items():
+                    for error in errors:
+                        messages.error(request, f"{form.fields[field].label}: {error}" if field in form.fields else error)
+                return self.back(draw)
+        try:
+            self.perform(draw, form)
+        except services.DrawError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, self.done_message % {"draw": draw})
+        return self.back(draw)
+
+    def make_form(self, draw):
+        return self.form_class(self.request.POST, self.request.FILES, prefix=self.form_prefix)
+
+    def back(self, draw):
+        return HttpResponseRedirect(reverse("lottery:draw", args=[draw.pk]))
+
+    def perform(self, draw, form):  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+
+class OpenSalesView(DrawActionView):
+    permission_required = "lottery.manage_draw"
+    done_message = gettext_lazy("Sales of %(draw)s are open.")
+
+    def perform(self, draw, form):
+        services.draw_open_sales(actor=self.request.user, draw=draw, request=self.request)
+
+
+class CloseSalesView(DrawActionView):
+    permission_required = "lottery.manage_draw"
+    done_message = gettext_lazy("Sales of %(draw)s are closed.")
+
+    def perform(self, draw, form):
+        services.draw_close_sales(actor=self.request.user, draw=draw, request=self.request)
+
+
+class JackpotView(DrawActionView):
+    permission_required = "lottery.manage_draw"
+    form_class = forms.JackpotForm
+    form_prefix = "jackpot"
+    done_message = gettext_lazy("The jackpot of %(draw)s is recorded.")
+
+    def perform(self, draw, form):
+        services.draw_set_jackpot(actor=self.request.user, draw=draw, jackpot_cents=form.jackpot_cents(),
+                                  to_highest_class=form.cleaned_data["to_highest_class"], request=self.request)
+
+
+class CentralInputsView(DrawActionView):
+    permission_required = "lottery.manage_draw"
+    form_class = forms.CentralInputsForm
+    form_prefix = "central"
+    done_message = gettext_lazy("The central system's figures for %(draw)s are recorded.")
+
+    def perform(self, draw, form):
+        services.draw_set_central_inputs(actor=self.request.user, draw=draw, inputs=form.cleaned_data["figures"],
+                                         request=self.request)
+
+
+class EnterResultView(DrawActionView):
+    permission_required = "lottery.enter_result"
+    form_class = forms.ResultEntryForm
+    form_prefix = "enter"
+    done_message = gettext_lazy("The result of %(draw)s is entered; a second user must confirm it.")
+
+    def make_form(self, draw):
+        return forms.ResultEntryForm(self.request.POST, game=draw.game.code, prefix=self.form_prefix)
+
+    def perform(self, draw, form):
+        services.result_enter(actor=self.request.user, draw=draw, numbers=form.result(),
+                              draw_method=form.cleaned_data["draw_method"], witnesses=form.cleaned_data["witnesses"],
+                              request=self.request)
+
+
+class ConfirmResultView(DrawActionView):
+    permission_required = "lottery.confirm_result"
+    done_message = gettext_lazy("The result of %(draw)s is confirmed; settlement has started.")
+
+    def perform(self, draw, form):
+        services.result_confirm(actor=self.request.user, draw=draw, request=self.request)
+
+
+class RejectResultView(DrawActionView):
+    permission_required = "lottery.confirm_result"
+    form_class = forms.ReasonForm
+    done_message = gettext_lazy("The entered result of %(draw)s is rejected; enter it again.")
+
+    def perform(self, draw, form):
+        services.result_reject(actor=self.request.user, draw=draw, reason=form.cleaned_data["reason"], request=self.request)
+
+
+class CancelDrawView(DrawActionView):
+    permission_required = "lottery.cancel_draw"
+    form_class = forms.RequiredReasonForm
+    form_prefix = "cancel"
+    done_message = gettext_lazy("%(draw)s is cancelled; its stakes are owed back.")
+
+    def perform(self, draw, form):
+        services.draw_cancel(actor=self.request.user, draw=draw, reason=form.cleaned_data["reason"], request=self.request)
+
+
+class CorrectionRequestView(DrawActionView):
+    permission_required = "lottery.correct_result"
+    form_prefix = "correct"
+    form_class = forms.CorrectionForm
+    done_message = gettext_lazy("The correction of %(draw)s is requested; a second user must confirm it.")
+
+    def make_form(self, draw):
+        return forms.CorrectionForm(self.request.POST, game=draw.game.code, prefix=self.form_prefix)
+
+    def perform(self, draw, form):
+        services.correction_request(actor=self.request.user, draw=draw, numbers=form.result(),
+                                    reason=form.cleaned_data["reason"], request=self.request)
+
+
+class CorrectionConfirmView(DrawActionView):
+    permission_required = "lottery.correct_result"
+    done_message = gettext_lazy("The correction of %(draw)s is confirmed; settlement runs again as a new version.")
+
+    def perform(self, draw, form):
+        services.correction_confirm(actor=self.request.user, draw=draw, request=self.request)
+
+
+class CorrectionRejectView(DrawActionView):
+    permission_required = "lottery.correct_result"
+    form_class = forms.ReasonForm
+    done_message = gettext_lazy("The correction of %(draw)s is rejected.")
+
+    def perform(self, draw, form):
+        services.correction_reject(actor=self.request.user, draw=draw, reason=form.cleaned_data["reason"],
+                                   request=self.request)
+
+
+class RetrySettlementView(DrawActionView):
+    permission_required = "lottery.manage_settlement"
+    done_message = gettext_lazy("The settlement of %(draw)s is queued again.")
+
+    def perform(self, draw, form):
+        from .services.settlement import open_run, settlement_retry
+
+        run = open_run(draw)
+        if run is None:
+            raise services.DrawStateError(f"{draw} has no failed or halted settlement run.")
+        settlement_retry(actor=self.request.user, run=run, restart="restart" in self.request.POST, request=self.request)
+
+
+class ApproveSettlementView(DrawActionView):
+    permission_required = "lottery.approve_settlement"
+    done_message = gettext_lazy("The settlement of %(draw)s is approved; its prizes are being paid.")
+
+    def perform(self, draw, form):
+        services.settlement_approve(actor=self.request.user, draw=draw, request=self.request)
+
+
+class RetryPayoutsView(DrawActionView):
+    permission_required = "lottery.approve_settlement"
+    done_message = gettext_lazy("The failed payouts of %(draw)s are sent to be paid again.")
+
+    def perform(self, draw, form):
+        services.payouts_retry(actor=self.request.user, draw=draw, request=self.request)
+
+
+class ApproveLargeWinView(StaffPermissionRequired, View):
+    permission_required = "lottery.approve_large_win"
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        payout = get_object_or_404(Payout, pk=pk)
+        try:
+            services.payout_approve_large(actor=request.user, payout=payout, request=request)
+        except services.DrawError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The large win of line %(line)s is approved for payment.") % {"line": payout.line_id})
+        return HttpResponseRedirect(reverse("lottery:draw", args=[payout.draw_id]))
+
+
+# ------------------------------------------------------------------------------------------------
+# winners, correction report, imports
+# ------------------------------------------------------------------------------------------------
+
+class WinnersView(StaffPermissionRequired, TemplateView):
+    """Winners of the draw's settled run (or of a version given by ?run=), filtered, keyset-paginated."""
+
+    permission_required = "lottery.view_winning"
+    template_name = "lottery/winners.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        draw = get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
+        run = settled_run(draw)
+        version = self.request.GET.get("run")
+        if version and version.isdigit():
+            run = draw.settlement_runs.filter(version=int(version)).first() or run
+        if run is None:
+            raise Http404("no settled run")
+        from .selectors import WinnerFilter
+
+        form = forms.WinnerFilterForm(self.request.GET or None)
+        valid = not form.is_bound or form.is_valid()
+        flt = form.to_filter() if form.is_bound and valid else WinnerFilter()
+        after = self.request.GET.get("after") or None
+        try:
+            rows, cursor = winners_page(run, flt, after=after) if valid else ([], None)
+        except ValueError:  # a tampered cursor
+            rows, cursor = [], None
+        query = self.request.GET.copy()
+        query.pop("after", None)
+        ctx.update(draw=draw, run=run, form=form, rows=rows, cursor=cursor, query=query.urlencode(), after=after,
+                   tiers=list(TierResult.objects.filter(run=run)))
+        return ctx
+
+
+class CorrectionReportView(StaffPermissionRequired, TemplateView):
+    permission_required = "lottery.view_winning"
+    template_name = "lottery/correction_report.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        draw = get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
+        version = self.request.GET.get("run")
+        runs = draw.settlement_runs.filter(previous__isnull=False)
+        run = runs.filter(version=int(version)).first() if version and version.isdigit() else runs.order_by("-version").first()
+        if run is None:
+            raise Http404("no corrected settlement")
+        after = self.request.GET.get("after")
+        rows, cursor = settlement_diff_winners(run, after=int(after) if after and after.isdigit() else None)
+        ctx.update(draw=draw, run=run, previous=run.previous, classes=settlement_diff_classes(run), rows=rows,
+                   cursor=cursor)
+        return ctx
+
+
+class RetailImportView(StaffPermissionRequired, FormView):
+    permission_required = "lottery.import_sales"
+    template_name = "lottery/import_form.html"
+    form_class = forms.RetailImportForm
+
+    @cached_property
+    def draw(self):  # looked up after the permission check
+        return get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
+
+    def get_context_data(self, **kwargs):
+        from .services.retail import HEADER
+
+        ctx = super().get_context_data(**kwargs)
+        ctx.update(draw=self.draw, header=",".join(HEADER), imports=RetailImport.objects.filter(draw=self.draw)[:20])
+        return ctx
+
+    def form_valid(self, form):
+        from .services.retail import retail_import
+
+        upload = form.cleaned_data["file"]
+        try:
+            record = retail_import(actor=self.request.user, draw=self.draw, stream=upload.file, file_name=upload.name,
+                                   request=self.request)
+        except services.DrawError as exc:
+            form.add_error(None, exc.message)
+            return self.form_invalid(form)
+        if record.state == RetailImport.State.DONE:
+            messages.success(self.request, _("Imported %(lines)s lines in %(tickets)s tickets.") % {
+                "lines": record.lines, "tickets": record.tickets})
+        else:
+            messages.error(self.request, _("The file was refused: %(n)s bad rows. Nothing was imported.") % {
+                "n": record.error_count})
+        return HttpResponseRedirect(reverse("lottery:import", args=[record.pk]))
+
+
+class RetailImportDetailView(StaffPermissionRequired, DetailView):
+    permission_required = "lottery.view_retailimport"
+    template_name = "lottery/import_detail.html"
+    context_object_name = "record"
+    queryset = RetailImport.objects.select_related("draw__game")
+
+    def get_context_data(self, **kwargs):
+        from django.core.paginator import Paginator
+
+        ctx = super().get_context_data(**kwargs)
+        page = Paginator(self.object.errors or [], 200).get_page(self.request.GET.get("page"))
+        ctx.update(page=page, more=max(0, self.object.error_count - len(self.object.errors or [])))
+        return ctx

@@ -1,0 +1,226 @@
+"""Benchmark of the draw pipeline: import, settle (and pay) N random lines through the real services.
+
+    python manage.py bench_settlement --lines 1000000 [--game lotto] [--seed 1]
+
+Run it on a database of its own (it adds a draw, its wagers and lines, and audit events). The last
+line printed is JSON: lines, import_s, settle_s, pay_s, peak_mb, import_vs_copy, settle_vs_scan, with
+the bare figures (a COPY of the same file into a plain table; the bare classification query) measured
+in the same run. See docs/draws.md, "Benchmark".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import random
+import resource
+import tempfile
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.utils import timezone
+
+from lottery.formats import NUMBER_GAMES, line_format
+from lottery.matching import popcount_sql
+from lottery.models import Draw, DrawState, Game, RunState
+
+ACTOR = "system:bench_settlement"
+CENTRAL = {"vikinglotto": {"common_pools": {"1": "3000000.00", "2": "500000.00"}}}
+
+
+def _peak_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+class Command(BaseCommand):
+    help = "Build a draw with N random lines through the real import, settle and pay it; print the timings."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--lines", type=int, required=True)
+        parser.add_argument("--game", default="lotto", choices=NUMBER_GAMES)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--keep-file", action="store_true", help="keep the generated sales file")
+
+    def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, **options):
+        from lottery import services
+        from lottery.services import settlement as settlement_service
+        from lottery.services.retail import retail_import
+        from lottery.tasks import settle_run
+
+        if lines < 1:
+            raise CommandError("--lines must be at least 1")
+        rng = random.Random(seed)
+        game_row = Game.objects.get(code=game)
+        now = timezone.now()
+        blocking = Draw.objects.filter(game=game_row).exclude(
+            state__in=[DrawState.SETTLED, DrawState.APPROVED, DrawState.PAID, DrawState.CANCELLED]
+        )
+        if blocking.exists():
+            raise CommandError(
+                f"{game_row.name} has unsettled draws in this database ({', '.join(map(str, blocking[:5]))}); "
+                "run the benchmark on a database of its own."
+            )
+        enterer, confirmer, approver = self._staff()
+        number = (Draw.objects.filter(game=game_row).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        draw = services.draw_schedule(
+            actor=ACTOR, game=game_row, number=number, sales_open_at=now - dt.timedelta(days=2),
+            sales_close_at=now - dt.timedelta(hours=1), draw_at=now - dt.timedelta(minutes=30),
+            jackpot_cents=1_000_000_00 if game in ("lotto", "milli") else None,
+        )
+        if game in CENTRAL:
+            services.draw_set_central_inputs(actor=ACTOR, draw=draw, inputs=CENTRAL[game])
+        services.close_due_draws(actor=ACTOR)
+        fmt = line_format(game, draw.ruleset.params)
+
+        path = self._write_file(fmt, lines, rng, draw)
+        size_mb = os.path.getsize(path) / 2**20
+        self.stdout.write(f"draw {draw} (id {draw.pk}); sales file {path}: {lines} lines, {size_mb:.1f} MB")
+        try:
+            copy_s = self._bare_copy(path) if connection.vendor == "postgresql" else None
+            t = time.perf_counter()
+            with open(path, "rb") as stream:
+                record = retail_import(actor=ACTOR, draw=draw, stream=stream, file_name=os.path.basename(path))
+            import_s = time.perf_counter() - t
+        finally:
+            if not keep_file:
+                os.unlink(path)
+        if record.state != "done":
+            raise CommandError(f"import refused: {record.errors[:3]}")
+        self.stdout.write(f"import: {import_s:.2f} s ({record.method}); bare COPY: {copy_s and round(copy_s, 2)} s")
+
+        result = self._random_result(fmt, rng)
+        services.result_enter(actor=enterer, draw=draw, numbers=result, draw_method="system", witnesses="benchmark")
+        queued: list = []
+        real_enqueue = settlement_service.enqueue
+        settlement_service.enqueue = queued.append  # the run is started below, timed
+        try:
+            services.result_confirm(actor=confirmer, draw=draw)
+        finally:
+            settlement_service.enqueue = real_enqueue
+        run = queued[0]
+        scan_s = self._bare_scan(draw, run)
+        t = time.perf_counter()
+        settle_run.apply(args=[run.pk]).get()
+        settle_s = time.perf_counter() - t
+        run.refresh_from_db()
+        if run.state != RunState.SETTLED:
+            raise CommandError(f"settlement did not settle: {run.state} {run.error}")
+        self.stdout.write(
+            f"settle: {settle_s:.2f} s ({run.winners_count} winners, {run.chunks_total} chunks); "
+            f"bare classification query: {scan_s:.3f} s"
+        )
+        from lottery.services import payouts as payout_service
+        from lottery.tasks import pay_draw
+
+        real_pay_enqueue = payout_service._enqueue_pay
+        payout_service._enqueue_pay = lambda draw_id: None  # the payout job is run below, timed
+        try:
+            t = time.perf_counter()
+            services.settlement_approve(actor=approver, draw=draw)
+            pay_draw.apply(args=[draw.pk]).get()
+            pay_s = time.perf_counter() - t
+        finally:
+            payout_service._enqueue_pay = real_pay_enqueue
+        draw.refresh_from_db()
+        self.stdout.write(f"approve and pay: {pay_s:.2f} s (draw {draw.get_state_display()})")
+        figures = {
+            "lines": lines,
+            "import_s": round(import_s, 3),
+            "settle_s": round(settle_s, 3),
+            "pay_s": round(pay_s, 3),
+            "peak_mb": _peak_mb(),
+            "import_vs_copy": round(import_s / copy_s, 2) if copy_s else None,
+            "settle_vs_scan": round(settle_s / scan_s, 2) if scan_s else None,
+        }
+        self.stdout.write(json.dumps(figures))
+
+    # -- pieces ------------------------------------------------------------------------------------
+
+    def _staff(self):
+        User = get_user_model()
+        out = []
+        for name in ("bench-enterer", "bench-confirmer", "bench-approver"):
+            user, _ = User.objects.get_or_create(username=name, defaults={"is_active": True})
+            out.append(user)
+        return out
+
+    def _write_file(self, fmt, lines: int, rng: random.Random, draw: Draw) -> str:
+        """A retail sales file of `lines` random lines in tickets of 1 to 8 lines, written as it is made."""
+        fd, path = tempfile.mkstemp(prefix=f"bench-{fmt.game}-", suffix=".csv")
+        main_range = range(1, fmt.main_max + 1)
+        sec_range = range(1, fmt.secondary_max + 1)
+        sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=1)).isoformat()
+        empty_main = "," * (7 - fmt.main_count)  # the unused n columns
+        empty_sec = "," * (2 - fmt.secondary_count)  # the unused s columns
+        with os.fdopen(fd, "w", buffering=1 << 20) as out:
+            out.write("ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents\n")
+            ticket = left = 0
+            sample, randint, rand = rng.sample, rng.randint, rng.random
+            buf = []
+            for _ in range(lines):
+                if left == 0:
+                    ticket += 1
+                    left = randint(1, 8)
+                    prefix = f"B{draw.pk}-{ticket:09d},{sold},T{ticket % 997:04d},"
+                left -= 1
+                main = ",".join(map(str, sample(main_range, fmt.main_count))) + empty_main
+                sec = ",".join(map(str, sample(sec_range, fmt.secondary_count))) + empty_sec if fmt.secondary_count else ","
+                if fmt.plus_max and rand() < 0.5:
+                    tail = f"{randint(1, fmt.plus_max)},100,50"
+                else:
+                    tail = ",100,0"
+                buf.append(f"{prefix}{main},{sec},{tail}\n")
+                if len(buf) >= 10000:
+                    out.write("".join(buf))
+                    buf = []
+            out.write("".join(buf))
+        return path
+
+    def _bare_copy(self, path: str) -> float:
+        """COPY the same file into a plain table of its columns: the floor of any import."""
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE IF EXISTS bench_bare_copy")
+            cursor.execute(
+                "CREATE TABLE bench_bare_copy (ticket text, sold_at timestamptz, terminal text, n1 smallint,"
+                " n2 smallint, n3 smallint, n4 smallint, n5 smallint, n6 smallint, n7 smallint, s1 smallint,"
+                " s2 smallint, plus smallint, stake_cents integer, plus_cents integer)"
+            )
+        raw = connection.connection
+        t = time.perf_counter()
+        with raw.cursor() as cursor, open(path, "rb") as stream:
+            with cursor.copy("COPY bench_bare_copy FROM STDIN (FORMAT csv, HEADER true)") as copy:
+                while block := stream.read(1 << 20):
+                    copy.write(block)
+        elapsed = time.perf_counter() - t
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE bench_bare_copy")
+        return elapsed
+
+    def _bare_scan(self, draw: Draw, run) -> float:
+        """SELECT matches, count(*) ... GROUP BY over the same lines (after one untimed warm-up scan)."""
+        result = run.result
+        sql = (f"SELECT {popcount_sql(f'main_mask & {int(result.main_mask)}', connection.vendor)} AS matches, "
+               f"COUNT(*) FROM lottery_line WHERE draw_id = {int(draw.pk)} GROUP BY 1")
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            cursor.fetchall()
+            t = time.perf_counter()
+            cursor.execute(sql)
+            cursor.fetchall()
+            return time.perf_counter() - t
+
+    def _random_result(self, fmt, rng: random.Random) -> dict:
+        drawn = rng.sample(range(1, fmt.main_max + 1), fmt.main_count + (1 if fmt.additional else 0))
+        result: dict = {"numbers": sorted(drawn[: fmt.main_count])}
+        if fmt.additional:
+            result["additional"] = drawn[-1]
+        if fmt.game == "eurojackpot":
+            result["stars"] = sorted(rng.sample(range(1, fmt.secondary_max + 1), 2))
+        if fmt.game == "vikinglotto":
+            result["viking"] = rng.randint(1, fmt.secondary_max)
+        if fmt.plus_max:
+            result["plus"] = rng.randint(1, fmt.plus_max)
+        return result

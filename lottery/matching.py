@@ -1,0 +1,268 @@
+"""Set-based classification of lines in the database, two independent ways (DESIGN §3 steps 2, 4).
+
+Path A (the tier counts): one pass groups the draw's lines by their features (main hits as a
+popcount of ``main_mask & drawn_mask``: PostgreSQL ``bit_count``, a registered function on SQLite;
+additional number held; secondary hits; plus number state), and the class of each group comes from a
+table *derived from the prize engine*: its ``classify`` run on one constructed line per combination
+of features.
+
+Path B (the winners and the check): the class tables are written out by hand from the digest
+(§5.1-§5.4) and hits are a sum of single-bit tests, one per drawn number, in plain portable SQL;
+a hand-written cheap condition keeps the lines that can win.
+
+Settlement counts tiers with A and writes winners with B; the run is settled only when both agree.
+Masks are interpolated as integer literals (they are ints computed here, never user text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from .formats import LineFormat, ParsedResult, line_format
+from .rules import games
+from .rules.bitmask import mask_to_picks
+
+LINE_TABLE = "lottery_line"
+DIRECT_ID_LIMIT = 2**32  # ids from the table's own sequence; retail COPY imports use batch * 2**32 + row
+
+
+def popcount_sql(expr: str, vendor: str) -> str:
+    if vendor == "postgresql":
+        return f"bit_count(({expr})::bit(64))"
+    return f"valvoja_popcount({expr})"
+
+
+def sqlite_popcount(value: int | None) -> int | None:
+    """The SQLite function behind ``valvoja_popcount`` (registered in LotteryConfig.ready)."""
+    return None if value is None else int(value).bit_count()
+
+
+def no_pullup(vendor: str) -> str:
+    """Keeps a subquery from being flattened, so a column computed in it is computed once per row."""
+    return "OFFSET 0" if vendor == "postgresql" else "LIMIT -1 OFFSET 0"
+
+
+# ------------------------------------------------------------------------------------------------
+# Path A: the class table derived from the engine
+# ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Combo:
+    hits: int
+    additional: bool
+    secondary: int
+    plus: bool | None  # None: not a Plussa line
+
+
+def _engine_class(f: LineFormat, params: Mapping[str, Any], c: Combo) -> tuple[str | None, bool]:
+    """Classify one constructed line with the engine. Drawn: main 1..K, additional K+1, secondary
+    1..S, plus number 1; the line takes the first `hits` drawn numbers and fills up with undrawn ones."""
+    k = f.main_count
+    picks = set(range(1, c.hits + 1))
+    if c.additional:
+        picks.add(k + 1)
+    filler = k + 2
+    while len(picks) < k:
+        picks.add(filler)
+        filler += 1
+    plus = None if c.plus is None else (1 if c.plus else 2)
+    if f.game == "lotto":
+        mod = games.lotto
+        res = mod.classify(mod.LottoLine(frozenset(picks), plus), mod.LottoResult(frozenset(range(1, k + 1)), k + 1, 1), params)
+    elif f.game == "milli":
+        mod = games.milli
+        res = mod.classify(frozenset(picks), mod.MilliResult(frozenset(range(1, k + 1)), k + 1))
+    elif f.game == "eurojackpot":
+        mod = games.eurojackpot
+        stars = set(range(1, c.secondary + 1))
+        extra = f.secondary_count + 1
+        while len(stars) < f.secondary_count:
+            stars.add(extra)
+            extra += 1
+        drawn = mod.EurojackpotDraw(frozenset(range(1, k + 1)), frozenset(range(1, f.secondary_count + 1)))
+        res = mod.classify(mod.EurojackpotDraw(frozenset(picks), frozenset(stars)), drawn)
+    else:
+        mod = games.vikinglotto
+        drawn = mod.VikinglottoDraw(frozenset(range(1, k + 1)), 1, 1)
+        res = mod.classify(mod.VikinglottoDraw(frozenset(picks), 1 if c.secondary else 2, plus), drawn, params)
+    return res.class_key, bool(res.boosted)
+
+
+def combos(f: LineFormat) -> list[Combo]:
+    out = []
+    for hits, add, sec, plus in product(
+        range(f.main_count + 1),
+        (False, True) if f.additional else (False,),
+        range(f.secondary_count + 1),
+        (None, False, True) if f.plus_max else (None,),
+    ):
+        if add and hits == f.main_count:
+            continue  # every pick is a main number: the line cannot hold the additional number too
+        out.append(Combo(hits, add, sec, plus))
+    return out
+
+
+def engine_class_table(game: str, params: Mapping[str, Any]) -> dict[Combo, int | None]:
+    """Every feature combination -> code (class * 2 + boosted), None for a losing line."""
+    f = line_format(game, params)
+    table: dict[Combo, int | None] = {}
+    for c in combos(f):
+        key, boosted = _engine_class(f, params, c)
+        table[c] = None if key is None else int(key) * 2 + int(boosted)
+    return table
+
+
+def decode(code: int) -> tuple[str, bool]:
+    return str(code // 2), bool(code % 2)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    main: int
+    additional: int
+    secondary: int
+    plus: int | None
+
+    @classmethod
+    def of(cls, r: ParsedResult) -> Drawn:
+        return cls(int(r.main_mask), int(r.additional_mask), int(r.secondary_mask), None if r.plus is None else int(r.plus))
+
+
+PLUS_STATE = {0: None, 1: False, 2: True}  # the `p` feature: not in Plussa, plus number wrong, right
+
+
+def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, vendor: str) -> str:
+    """Lines, stakes and add-on stakes of the draw grouped by their features, packed in one integer
+    (`feature_key`: h main hits, s secondary hits, a additional number held, p plus number state):
+    one pass about as cheap as counting matches; the class of each group then comes from the
+    engine-derived table (`classify_group`).
+
+    Also the count and id range of the lines numbered by the table's own sequence (below 2**32; a
+    PostgreSQL retail import numbers its lines in a range of its own, see services.retail), which
+    plan the chunks."""
+    f = line_format(game, params)
+    hits = popcount_sql(f"main_mask & {drawn.main}", vendor)
+    add = f"CASE WHEN (main_mask & {drawn.additional}) <> 0 THEN 4 ELSE 0 END" if f.additional else "0"
+    sec = f"{popcount_sql(f'extra_mask & {drawn.secondary}', vendor)} * 8" if f.secondary_count else "0"
+    if f.plus_max and drawn.plus is not None:
+        plus = f"CASE WHEN plus IS NULL THEN 0 WHEN plus = {drawn.plus} THEN 2 ELSE 1 END"
+    else:
+        plus = "CASE WHEN plus IS NULL THEN 0 ELSE 1 END"
+    direct = f"id < {DIRECT_ID_LIMIT}"
+    return (
+        f"SELECT k, COUNT(*), SUM(stake_cents), SUM(addon_cents), COUNT(*) FILTER (WHERE {direct}),"
+        f" MIN(id) FILTER (WHERE {direct}), MAX(id) FILTER (WHERE {direct}) FROM"
+        f" (SELECT {hits} * 32 + {sec} + {add} + {plus} AS k, id, stake_cents, addon_cents"
+        f"  FROM {LINE_TABLE} WHERE draw_id = {int(draw_id)}) t"
+        f" GROUP BY k"
+    )
+
+
+def feature_key(key: int) -> tuple[int, int, int, int]:
+    """(h, s, a, p) of a key made as h * 32 + s * 8 + a * 4 + p (s < 4, a < 2, p < 3)."""
+    key = int(key)
+    return key // 32, (key % 32) // 8, (key % 8) // 4, key % 4
+
+
+def classify_group(table: Mapping[Combo, int | None], h: int, s: int, a: int, p: int) -> int | None:
+    """The code (class * 2 + boosted) of a group of lines by the engine-derived table; KeyError for a
+    combination no valid line can have (e.g. a plus number in a game without Plussa)."""
+    return table[Combo(int(h), bool(a), int(s), PLUS_STATE[int(p)])]
+
+
+# ------------------------------------------------------------------------------------------------
+# Path B: the digest's tables written out by hand, hits as sums of bit tests
+# ------------------------------------------------------------------------------------------------
+
+def _bits(column: str, mask: int) -> str:
+    numbers = mask_to_picks(mask)
+    if not numbers:
+        return "0"
+    return " + ".join(f"(({column} >> {n - 1}) & 1)" for n in numbers)
+
+
+def _plussa(params: Mapping[str, Any]) -> list[int]:
+    plussa = params.get("plussa") or {}
+    return [int(c) for c in plussa.get("classes", [])]
+
+
+def path_b_class_sql(game: str, params: Mapping[str, Any]) -> str:
+    """Class number from the columns h (main hits), a (additional 0/1), s (secondary hits), plus_ok."""
+    has_plussa = bool(params.get("plussa"))
+    if game == "lotto":  # §28 / digest §5.1
+        rows = ["WHEN h = 7 THEN 1", "WHEN h = 6 AND a = 1 THEN 2", "WHEN h = 6 THEN 3", "WHEN h = 5 THEN 4",
+                "WHEN h = 4 THEN 5", "WHEN h = 3 AND a = 1 THEN 6"]
+        if has_plussa:
+            rows.append("WHEN plus_ok = 1 THEN 7")
+    elif game == "eurojackpot":  # §29 / digest §5.2: main + stars
+        table = [(5, 2, 1), (5, 1, 2), (5, 0, 3), (4, 2, 4), (4, 1, 5), (3, 2, 6), (4, 0, 7), (2, 2, 8),
+                 (3, 1, 9), (3, 0, 10), (1, 2, 11), (2, 1, 12)]
+        rows = [f"WHEN h = {m} AND s = {s} THEN {c}" for m, s, c in table]
+    elif game == "vikinglotto":  # §30 / digest §5.3: main + Viking number
+        table = [(6, 1, 1), (6, 0, 2), (5, 1, 3), (5, 0, 4), (4, 1, 5), (4, 0, 6), (3, 1, 7), (3, 0, 8)]
+        rows = [f"WHEN h = {m} AND s = {v} THEN {c}" for m, v, c in table]
+        if has_plussa:
+            rows.append("WHEN plus_ok = 1 THEN 9")
+    elif game == "milli":  # §31 / digest §5.4
+        rows = ["WHEN h = 6 THEN 1", "WHEN h = 5 AND a = 1 THEN 2", "WHEN h = 5 THEN 3", "WHEN h = 4 THEN 4",
+                "WHEN h = 3 THEN 5", "WHEN h = 2 THEN 6"]
+    else:  # pragma: no cover - guarded by require_number_game
+        raise ValueError(game)
+    return "CASE " + " ".join(rows) + " END"
+
+
+def path_b_candidates_sql(game: str, params: Mapping[str, Any], drawn: Drawn, vendor: str) -> str:
+    """A cheap condition every winning line meets (more lines may): only those are classified. Hand-
+    written like the tables below; were it to leave out a winner, the check would find it missing."""
+    main = popcount_sql(f"main_mask & {drawn.main | drawn.additional}", vendor)
+    plus = f" OR plus = {drawn.plus}" if params.get("plussa") and drawn.plus is not None else ""
+    if game == "lotto":  # every class needs 3 correct (class 6: 3 + additional) but class 7 (plus)
+        return f"({main} >= 3{plus})"
+    if game == "vikinglotto":  # every class needs 3 main numbers but class 9 (plus)
+        return f"({main} >= 3{plus})"
+    if game == "milli":  # every class needs 2 correct
+        return f"{main} >= 2"
+    stars = popcount_sql(f"extra_mask & {drawn.secondary}", vendor)
+    return f"{main} + 2 * {stars} >= 3"  # Eurojackpot: 3+0, 2+1, 1+2 are the smallest winning results
+
+
+def path_b_features_sql(drawn: Drawn) -> str:
+    plus_ok = f"CASE WHEN plus = {drawn.plus} THEN 1 ELSE 0 END" if drawn.plus is not None else "0"
+    return (
+        f"{_bits('main_mask', drawn.main)} AS h, "
+        f"{_bits('main_mask', drawn.additional)} AS a, "
+        f"{_bits('extra_mask', drawn.secondary)} AS s, "
+        f"{plus_ok} AS plus_ok"
+    )
+
+
+def path_b_insert_sql(
+    game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, run_id: int,
+    prizes: Mapping[int, int], lo: int, hi: int, vendor: str,
+) -> str:
+    """INSERT the winners among the draw's lines with lo <= id < hi, with their prizes.
+
+    ``prizes``: code (class * 2 + boosted) -> prize in cents, from the engine's result.
+    """
+    boosted = _plussa(params) if params.get("plussa") else []
+    boost = (f"CASE WHEN plus_ok = 1 AND cls IN ({', '.join(map(str, boosted))}) THEN 1 ELSE 0 END"
+             if boosted else "0")
+    # A class the counts did not see gets -1, which the check reports instead of a crash.
+    whens = " ".join(f"WHEN {int(c)} THEN {int(p)}" for c, p in sorted(prizes.items()))
+    prize = f"CASE cls * 2 + bst {whens} ELSE -1 END" if prizes else "-1"
+    keep = no_pullup(vendor)
+    return (
+        "INSERT INTO lottery_winning (run_id, line_id, wager_id, class_no, boosted, prize_cents) "
+        f"SELECT {int(run_id)}, id, wager_id, cls, bst = 1, {prize} FROM ("
+        f"  SELECT id, wager_id, cls, {boost} AS bst FROM ("
+        f"    SELECT id, wager_id, plus_ok, {path_b_class_sql(game, params)} AS cls FROM ("
+        f"      SELECT id, wager_id, {path_b_features_sql(drawn)} FROM {LINE_TABLE}"
+        f"      WHERE draw_id = {int(draw_id)} AND id >= {int(lo)} AND id < {int(hi)}"
+        f"      AND {path_b_candidates_sql(game, params, drawn, vendor)} {keep}"
+        f"    ) f {keep}"
+        "  ) c WHERE cls IS NOT NULL"
+        ") w"
+    )

@@ -1,0 +1,187 @@
+"""API shapes of the draw pipeline (amounts in cents, times in UTC ISO 8601)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .models import Draw, DrawMethod, DrawResult, RetailImport, SettlementRun, TierResult
+
+
+class DrawResultSerializer(serializers.ModelSerializer):
+    entered_by = serializers.CharField(source="entered_by.get_username", read_only=True)
+    confirmed_by = serializers.CharField(source="confirmed_by.get_username", read_only=True, default=None)
+
+    class Meta:
+        model = DrawResult
+        fields = ["version", "status", "numbers", "reason", "entered_by", "entered_at", "confirmed_by", "confirmed_at"]
+
+
+class TierSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TierResult
+        fields = ["class_key", "label", "kind", "winners", "boosted_winners", "prize_cents", "boosted_prize_cents",
+                  "pool_cents", "paid_cents", "breakage_cents", "rollover_in_cents", "rollover_out_cents", "capped"]
+
+
+class RunSerializer(serializers.ModelSerializer):
+    percent = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = SettlementRun
+        fields = ["version", "state", "phase", "percent", "chunks_done", "chunks_total", "lines_count",
+                  "turnover_cents", "winners_count", "paid_cents", "breakage_cents", "error", "started_at",
+                  "finished_at", "duration_ms"]
+
+
+class DrawSerializer(serializers.ModelSerializer):
+    game = serializers.CharField(source="game.code")
+    ruleset = serializers.CharField(source="ruleset.version")
+    main_draw = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = Draw
+        fields = ["id", "game", "number", "state", "sales_open_at", "sales_close_at", "draw_at", "ruleset",
+                  "jackpot_cents", "jackpot_to_highest_class", "rollover_in", "main_draw", "draw_method", "witnesses",
+                  "central_inputs", "cancel_reason"]
+
+
+class DrawDetailSerializer(DrawSerializer):
+    results = DrawResultSerializer(many=True, read_only=True)
+    settlement = serializers.SerializerMethodField()
+    tiers = serializers.SerializerMethodField()
+
+    class Meta(DrawSerializer.Meta):
+        fields = [*DrawSerializer.Meta.fields, "results", "settlement", "tiers"]
+
+    def get_settlement(self, draw) -> dict | None:
+        from .selectors import current_run
+
+        run = current_run(draw)
+        return RunSerializer(run).data if run else None
+
+    def get_tiers(self, draw) -> list[dict]:
+        from .services.settlement import settled_run
+
+        run = settled_run(draw)
+        return TierSerializer(run.tiers.all(), many=True).data if run else []
+
+
+class DrawScheduleSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    number = serializers.IntegerField(min_value=1)
+    sales_open_at = serializers.DateTimeField()
+    sales_close_at = serializers.DateTimeField()
+    draw_at = serializers.DateTimeField()
+    jackpot_cents = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+
+
+class ResultInputSerializer(serializers.Serializer):
+    numbers = serializers.ListField(child=serializers.IntegerField())
+    additional = serializers.IntegerField(required=False)
+    stars = serializers.ListField(child=serializers.IntegerField(), required=False)
+    viking = serializers.IntegerField(required=False)
+    plus = serializers.IntegerField(required=False)
+
+
+class ResultEntrySerializer(ResultInputSerializer):
+    draw_method = serializers.ChoiceField(choices=DrawMethod.choices)
+    witnesses = serializers.CharField()
+
+
+class CorrectionSerializer(ResultInputSerializer):
+    reason = serializers.CharField()
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class JackpotSerializer(serializers.Serializer):
+    jackpot_cents = serializers.IntegerField(min_value=0, allow_null=True)
+    to_highest_class = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class RetailImportSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RetailImport
+        fields = ["id", "draw", "state", "file_name", "file_sha256", "size_bytes", "method", "rows", "tickets",
+                  "lines", "stake_cents", "error_count", "errors", "actor_repr", "started_at", "finished_at"]
+
+
+class RetailUploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+
+
+class WinningSerializer(serializers.Serializer):
+    line_id = serializers.IntegerField()
+    ticket = serializers.CharField(source="wager.reference", default="")
+    channel = serializers.CharField(source="wager.channel", default="")
+    player_id = serializers.IntegerField(source="wager.player_id", default=None)
+    class_no = serializers.IntegerField()
+    boosted = serializers.BooleanField()
+    prize_cents = serializers.IntegerField()
+
+
+class LineInputSerializer(serializers.Serializer):
+    numbers = serializers.ListField(child=serializers.IntegerField())
+    stars = serializers.ListField(child=serializers.IntegerField(), required=False)
+    viking = serializers.IntegerField(required=False, allow_null=True)
+    plus = serializers.IntegerField(required=False, allow_null=True)
+    stake_cents = serializers.IntegerField()
+    plus_cents = serializers.IntegerField(required=False, default=0)
+
+
+class WagerPlaceSerializer(serializers.Serializer):
+    reference = serializers.CharField(max_length=64, help_text="Unique per channel: the channel's ticket id.")
+    draw = serializers.IntegerField()
+    player = serializers.IntegerField()
+    session = serializers.IntegerField(help_text="The player's open play session.")
+    lines = LineInputSerializer(many=True)
+
+
+class LineSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    numbers = serializers.SerializerMethodField()
+    secondary = serializers.SerializerMethodField()
+    plus = serializers.IntegerField(allow_null=True)
+    stake_cents = serializers.IntegerField()
+    plus_cents = serializers.IntegerField(source="addon_cents")
+
+    def get_numbers(self, line) -> list[int]:
+        from .rules.bitmask import mask_to_picks
+
+        return mask_to_picks(line.main_mask)
+
+    def get_secondary(self, line) -> list[int]:
+        from .rules.bitmask import mask_to_picks
+
+        return mask_to_picks(line.extra_mask)
+
+
+class WagerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    channel = serializers.CharField()
+    reference = serializers.CharField()
+    draw = serializers.IntegerField(source="draw_id")
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    stake_cents = serializers.IntegerField()
+    line_count = serializers.IntegerField()
+    accepted_at = serializers.DateTimeField()
+    lines = serializers.SerializerMethodField()
+
+    def get_lines(self, wager) -> list[dict]:
+        return LineSerializer(wager.lines.order_by("id"), many=True).data
+
+
+class PayoutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    draw = serializers.IntegerField(source="draw_id")
+    line_id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id", allow_null=True)
+    class_no = serializers.IntegerField(allow_null=True)
+    prize_cents = serializers.IntegerField()
+    amount_cents = serializers.IntegerField()
+    state = serializers.CharField()
+    credited_cents = serializers.IntegerField()
+    diverted_cents = serializers.IntegerField()
+    error = serializers.CharField()

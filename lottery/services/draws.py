@@ -1,0 +1,592 @@
+"""Draw lifecycle (DESIGN §3): schedule, sales, result entry and confirmation, cancellation, correction.
+
+planned -> open -> closed -> result_entered -> result_confirmed -> settled -> approved -> paid,
+with cancelled (stakes refunded, §8) and corrected (a new settlement version, §27). Every transition
+locks the draw row, checks the state and the person, changes it and writes its audit event in one
+transaction; a refusal raises DrawStateError or FourEyesError with a message fit for staff.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from compliance.audit import audit_record
+
+from ..formats import NUMBER_GAMES, UnsupportedGame, parse_result
+from ..models import (
+    GAME_CHOICES,
+    Draw,
+    DrawMethod,
+    DrawResult,
+    DrawState,
+    Game,
+    ResultStatus,
+    RunState,
+    SettlementRun,
+    WagerRefund,
+)
+from ..rules.errors import RulesError
+from .errors import DrawInputError, DrawStateError, FourEyesError
+
+S = DrawState
+MAIN_GAMES_WITH_ADDONS = ("lotto", "vikinglotto", "eurojackpot")  # §2
+ADDON_GAMES = ("jokeri", "lomatonni")
+CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
+
+
+# ------------------------------------------------------------------------------------------------
+# helpers
+# ------------------------------------------------------------------------------------------------
+
+def _local(value: dt.datetime) -> str:
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
+
+
+def _lock(draw: Draw | int) -> Draw:
+    pk = draw.pk if isinstance(draw, Draw) else draw
+    return Draw.objects.select_for_update().select_related("game", "ruleset").get(pk=pk)
+
+
+def _require(draw: Draw, allowed: tuple[str, ...], doing: str) -> None:
+    if draw.state not in allowed:
+        wanted = " or ".join(str(DrawState(s).label) for s in allowed)
+        raise DrawStateError(
+            f"{draw} is {draw.get_state_display()}: {doing} needs a draw that is {wanted}."
+        )
+
+
+def _person(actor: Any, doing: str) -> AbstractBaseUser:
+    if isinstance(actor, str) or actor is None or not getattr(actor, "is_authenticated", False):
+        raise FourEyesError(f"{doing} is a four-eyes step: it must be done by a signed-in staff member.")
+    return actor
+
+
+def _transition(draw: Draw, new: str, *, actor, action: str, data=None, significant=False, approver=None,
+                request=None, fields=()) -> None:
+    old = draw.state
+    draw.state = new
+    draw.save(update_fields=["state", "updated_at", *fields])
+    audit_record(actor=actor, action=action, obj=draw, before={"state": old}, after={"state": new},
+                 data=data, significant=significant, approver=approver, request=request)
+
+
+def _has_jackpot_class(draw: Draw) -> bool:
+    return any(c.get("kind") == "jackpot" for c in draw.ruleset.params.get("classes", []))
+
+
+def next_draw(draw: Draw) -> Draw | None:
+    """The next draw of the same game (by draw time) that is not cancelled: it inherits rollovers."""
+    return (
+        Draw.objects.filter(game_id=draw.game_id, draw_at__gt=draw.draw_at)
+        .exclude(state=S.CANCELLED)
+        .order_by("draw_at", "number")
+        .first()
+    )
+
+
+def previous_draw(draw: Draw) -> Draw | None:
+    return (
+        Draw.objects.filter(game_id=draw.game_id, draw_at__lt=draw.draw_at)
+        .exclude(state=S.CANCELLED)
+        .order_by("-draw_at", "-number")
+        .first()
+    )
+
+
+def hand_over_rollover(*, actor, source: Draw, rollover: Mapping[str, int], reason: str) -> Draw | None:
+    """Give the next draw of the game the rollovers of `source` (settled or cancelled).
+
+    A next draw whose result is already confirmed cannot take them any more: that is recorded as a
+    significant event for staff to correct. With no next draw yet, the draw scheduled next takes them.
+    """
+    target = next_draw(source)
+    rollover = {str(k): int(v) for k, v in rollover.items() if int(v) > 0}
+    if target is None:
+        return None
+    target = _lock(target)
+    if target.state not in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED):
+        if (target.rollover_in or {}) != rollover:
+            audit_record(
+                actor=actor, action="lottery.rollover_not_handed_over", obj=target, significant=True,
+                data={"from_draw": source.pk, "rollover": rollover, "had": target.rollover_in, "reason": reason},
+            )
+        return None
+    before = {"rollover_in": target.rollover_in, "rollover_from": target.rollover_from_id}
+    target.rollover_in = rollover
+    target.rollover_from = source if rollover else None
+    target.save(update_fields=["rollover_in", "rollover_from", "updated_at"])
+    audit_record(actor=actor, action="lottery.rollover_handed_over", obj=target, before=before,
+                 after={"rollover_in": rollover, "rollover_from": source.pk}, data={"reason": reason})
+    return target
+
+
+def _pending_rollover(game: Game, draw_at: dt.datetime) -> tuple[Draw | None, dict[str, int]]:
+    """Rollovers of the previous draw that no later draw has taken yet (it was settled or cancelled
+    before this draw was scheduled)."""
+    prev = (
+        Draw.objects.filter(game=game, draw_at__lt=draw_at)
+        .exclude(state=S.CANCELLED)
+        .order_by("-draw_at")
+        .first()
+    )
+    if prev is None or prev.state not in (S.SETTLED, S.APPROVED, S.PAID):
+        return None, {}
+    if Draw.objects.filter(rollover_from=prev).exists():
+        return None, {}
+    from .settlement import settled_run
+
+    run = settled_run(prev)
+    if run is None:
+        return None, {}
+    out = {t.class_key: t.rollover_out_cents for t in run.tiers.all() if t.rollover_out_cents > 0}
+    return (prev, out) if out else (None, {})
+
+
+# ------------------------------------------------------------------------------------------------
+# games
+# ------------------------------------------------------------------------------------------------
+
+def games_sync() -> list[Game]:
+    """Create or refresh the Game rows from the digest's games and formats (after every migrate)."""
+    from ..rules.rulesets import GAMES, default_params
+
+    names = dict(GAME_CHOICES)
+    out = {}
+    for code in GAMES:
+        fmt = default_params(code).get("format", {})
+        params = default_params(code)
+        values = {
+            "name": names.get(code, code),
+            "main_count": fmt.get("numbers") or fmt.get("drawn") or fmt.get("digits") or 0,
+            "main_max": fmt.get("max") or fmt.get("number_max") or 0,
+            "secondary_count": fmt.get("stars") or (1 if fmt.get("viking_max") else 0),
+            "secondary_max": fmt.get("star_max") or fmt.get("viking_max") or 0,
+            "has_additional": bool(fmt.get("additional")),
+            "plus_max": fmt.get("plus_max") if params.get("plussa") else None,
+        }
+        game, _ = Game.objects.update_or_create(code=code, defaults=values)
+        out[code] = game
+    for code in MAIN_GAMES_WITH_ADDONS:
+        out[code].addons.set([out[a] for a in ADDON_GAMES])
+    return list(out.values())
+
+
+# ------------------------------------------------------------------------------------------------
+# scheduling and sales
+# ------------------------------------------------------------------------------------------------
+
+@transaction.atomic
+def draw_schedule(
+    *,
+    actor,
+    game: Game | str,
+    number: int,
+    sales_open_at: dt.datetime,
+    sales_close_at: dt.datetime,
+    draw_at: dt.datetime,
+    jackpot_cents: int | None = None,
+    ruleset=None,
+    main_draw: Draw | None = None,
+    request=None,
+) -> Draw:
+    """Plan a draw. The rule version defaults to the one in force on the draw date (operator's zone);
+    an add-on draw is linked to the main draw whose sales close at the same time (§2)."""
+    from ..selectors import ruleset_effective
+
+    if not isinstance(game, Game):
+        game = Game.objects.filter(code=game).first()
+        if game is None:
+            raise DrawInputError("Unknown game.")
+    for name, value in (("sales open", sales_open_at), ("sales close", sales_close_at), ("draw", draw_at)):
+        if value is None or timezone.is_naive(value):
+            raise DrawInputError(f"The {name} time must be a date and time with its zone.")
+    if not sales_open_at < sales_close_at <= draw_at:
+        raise DrawInputError("Sales must open before they close, and close no later than the draw.")
+    if number is None or int(number) < 1:
+        raise DrawInputError("The draw number must be a whole number from 1 up.")
+    if Draw.objects.filter(game=game, number=number).exists():
+        raise DrawInputError(f"{game.name} draw #{number} already exists.")
+    if jackpot_cents is not None and jackpot_cents < 0:
+        raise DrawInputError("The jackpot cannot be negative.")
+    if ruleset is None:
+        ruleset = ruleset_effective(game.code, timezone.localtime(draw_at).date())
+        if ruleset is None:
+            raise DrawInputError(f"{game.name} has no rule version in force on {_local(draw_at)[:10]}.")
+    elif ruleset.game != game.code:
+        raise DrawInputError(f"Rule version {ruleset} is not a {game.name} version.")
+    if main_draw is not None:
+        if not game.addon_to.filter(pk=main_draw.game_id).exists():
+            raise DrawInputError(f"{game.name} is not an add-on game of {main_draw.game.name}.")
+        if main_draw.sales_close_at != sales_close_at:
+            raise DrawInputError("An add-on draw's sales close at the same time as its main draw's (§2).")
+    elif game.addon_to.exists():
+        candidates = list(
+            Draw.objects.filter(game__in=game.addon_to.all(), sales_close_at=sales_close_at).exclude(state=S.CANCELLED)
+        )
+        main_draw = candidates[0] if len(candidates) == 1 else None
+    source, rollover = _pending_rollover(game, draw_at)
+    draw = Draw.objects.create(
+        game=game,
+        number=number,
+        sales_open_at=sales_open_at,
+        sales_close_at=sales_close_at,
+        draw_at=draw_at,
+        ruleset=ruleset,
+        jackpot_cents=jackpot_cents,
+        main_draw=main_draw,
+        rollover_in=rollover,
+        rollover_from=source,
+    )
+    linked = 0
+    if game.addons.exists():
+        linked = Draw.objects.filter(
+            game__in=game.addons.all(), sales_close_at=sales_close_at, main_draw__isnull=True
+        ).exclude(state=S.CANCELLED).update(main_draw=draw)
+    audit_record(
+        actor=actor,
+        action="lottery.draw_scheduled",
+        obj=draw,
+        after={
+            "game": game.code, "number": number, "sales_open_at": sales_open_at, "sales_close_at": sales_close_at,
+            "draw_at": draw_at, "ruleset": ruleset.version, "jackpot_cents": jackpot_cents,
+            "main_draw": main_draw.pk if main_draw else None, "rollover_in": rollover,
+        },
+        data={"addon_draws_linked": linked},
+        request=request,
+    )
+    return draw
+
+
+@transaction.atomic
+def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest_class: bool | None = None,
+                     request=None) -> Draw:
+    """Confirm the round's jackpot (§28, §31, §35) and the operator's choice to pay an unwon jackpot
+    in the highest winning class. Possible until the result is confirmed."""
+    draw = _lock(draw)
+    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
+    if jackpot_cents is not None and jackpot_cents < 0:
+        raise DrawInputError("The jackpot cannot be negative.")
+    if draw.game.code == "milli" and jackpot_cents is not None:
+        limit = draw.ruleset.params["classes"][0].get("max_jackpot")
+        if limit is not None and jackpot_cents > int(Decimal(limit) * 100):
+            raise DrawInputError(f"The Milli jackpot is at most {limit} € (§31).")
+    before = {"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class}
+    draw.jackpot_cents = jackpot_cents
+    if to_highest_class is not None:
+        draw.jackpot_to_highest_class = to_highest_class
+    draw.save(update_fields=["jackpot_cents", "jackpot_to_highest_class", "updated_at"])
+    audit_record(actor=actor, action="lottery.jackpot_set", obj=draw, before=before,
+                 after={"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class},
+                 request=request)
+    return draw
+
+
+CENTRAL_KEYS = ("common_pools", "central", "prize_pool")
+
+
+@transaction.atomic
+def draw_set_central_inputs(*, actor, draw: Draw, inputs: Mapping[str, Any], request=None) -> Draw:
+    """Record the multinational central system's figures for the round (§26; Vikinglotto common pools,
+    imported prizes, the Eurojackpot prize pool), as the prize engine takes them."""
+    from ..rules.jsonio import calculate_round
+
+    draw = _lock(draw)
+    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED),
+             "recording the central system's figures")
+    if SettlementRun.objects.filter(draw=draw, state=RunState.RUNNING).exists():
+        raise DrawStateError(f"{draw} is being settled; record the figures when the run has stopped.")
+    unknown = sorted(set(inputs) - set(CENTRAL_KEYS))
+    if unknown:
+        raise DrawInputError(f"Unknown fields {', '.join(unknown)}; allowed: {', '.join(CENTRAL_KEYS)}.")
+    clean = {k: v for k, v in inputs.items() if v not in (None, "", {})}
+    try:
+        calculate_round({"game": draw.game.code, "turnover": "0.00", **clean}, draw.ruleset.params)
+    except RulesError as exc:
+        raise DrawInputError(str(exc)) from None
+    before = draw.central_inputs
+    draw.central_inputs = clean
+    draw.save(update_fields=["central_inputs", "updated_at"])
+    audit_record(actor=actor, action="lottery.central_inputs_set", obj=draw, before=before, after=clean,
+                 request=request)
+    return draw
+
+
+@transaction.atomic
+def draw_open_sales(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> Draw:
+    draw = _lock(draw)
+    now = now or timezone.now()
+    _require(draw, (S.PLANNED,), "opening sales")
+    if now < draw.sales_open_at:
+        raise DrawStateError(f"Sales of {draw} open at {_local(draw.sales_open_at)}, not before.")
+    if now >= draw.sales_close_at:
+        raise DrawStateError(f"Sales of {draw} closed at {_local(draw.sales_close_at)}; they cannot open now.")
+    _transition(draw, S.OPEN, actor=actor, action="lottery.sales_opened", request=request)
+    return draw
+
+
+@transaction.atomic
+def draw_close_sales(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> Draw:
+    draw = _lock(draw)
+    now = now or timezone.now()
+    _require(draw, (S.OPEN,), "closing sales")
+    if now < draw.sales_close_at:
+        raise DrawStateError(f"Sales of {draw} close at {_local(draw.sales_close_at)}, not before.")
+    _transition(draw, S.CLOSED, actor=actor, action="lottery.sales_closed", request=request)
+    return draw
+
+
+def close_due_draws(*, actor: str = "system:draw_clock", now: dt.datetime | None = None) -> dict[str, int]:
+    """Open planned draws whose sales have started and close open draws whose sales have ended.
+
+    Run every minute by beat; each draw in its own transaction, so one failure stops nothing else,
+    and running it twice does nothing more (the state is checked under the row lock).
+    """
+    now = now or timezone.now()
+    opened = closed = 0
+    due_open = Draw.objects.filter(state=S.PLANNED, sales_open_at__lte=now).order_by("sales_close_at", "pk")
+    for pk in due_open.values_list("pk", flat=True):
+        try:
+            with transaction.atomic():
+                draw = _lock(pk)
+                if draw.state == S.PLANNED:
+                    # A draw whose whole sales window passed unopened still opens, then closes below.
+                    _transition(draw, S.OPEN, actor=actor, action="lottery.sales_opened")
+                    opened += 1
+        except Exception:  # noqa: BLE001 - logged, the next tick tries again
+            import logging
+
+            logging.getLogger(__name__).exception("could not open sales of draw %s", pk)
+    due_close = Draw.objects.filter(state=S.OPEN, sales_close_at__lte=now).order_by("sales_close_at", "pk")
+    for pk in due_close.values_list("pk", flat=True):
+        try:
+            draw_close_sales(actor=actor, draw=pk, now=now)
+            closed += 1
+        except DrawStateError:
+            pass  # someone else closed it meanwhile
+    return {"opened": opened, "closed": closed}
+
+
+# ------------------------------------------------------------------------------------------------
+# results (four eyes)
+# ------------------------------------------------------------------------------------------------
+
+def _parse(draw: Draw, numbers: Mapping[str, Any]):
+    try:
+        return parse_result(draw.game.code, draw.ruleset.params, numbers)
+    except UnsupportedGame as exc:
+        raise DrawInputError(str(exc)) from None
+    except RulesError as exc:
+        raise DrawInputError(str(exc)) from None
+
+
+def _next_result_version(draw: Draw) -> int:
+    return (DrawResult.objects.filter(draw=draw).aggregate(m=Max("version"))["m"] or 0) + 1
+
+
+@transaction.atomic
+def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: str, witnesses: str,
+                 now: dt.datetime | None = None, request=None) -> DrawResult:
+    """First step: a Draw supervisor or Operator enters the result, the draw method and witnesses (§10)."""
+    user = _person(actor, "Entering a result")
+    draw = _lock(draw)
+    now = now or timezone.now()
+    _require(draw, (S.CLOSED,), "entering the result")
+    if draw.game.code not in NUMBER_GAMES:
+        raise DrawInputError(f"{draw.game.name} results are not yet supported by the draw pipeline.")
+    if now < draw.draw_at:
+        raise DrawStateError(f"{draw} is drawn at {_local(draw.draw_at)}; enter its result after that.")
+    if draw_method not in DrawMethod.values:
+        raise DrawInputError("Say how the draw was made: draw device, draw system or by hand (§10).")
+    if not (witnesses or "").strip():
+        raise DrawInputError("Name the witnesses or the evidence of the draw (§10).")
+    parsed = _parse(draw, numbers)
+    result = DrawResult.objects.create(
+        draw=draw, version=_next_result_version(draw), status=ResultStatus.ENTERED, numbers=parsed.numbers,
+        main_mask=parsed.main_mask, additional_mask=parsed.additional_mask, secondary_mask=parsed.secondary_mask,
+        plus=parsed.plus, entered_by=user, entered_at=now,
+    )
+    draw.draw_method = draw_method
+    draw.witnesses = witnesses.strip()
+    _transition(draw, S.RESULT_ENTERED, actor=user, action="lottery.result_entered", request=request,
+                data={"version": result.version, "numbers": parsed.numbers, "draw_method": draw_method,
+                      "witnesses": draw.witnesses},
+                fields=("draw_method", "witnesses"))
+    return result
+
+
+@transaction.atomic
+def result_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> DrawResult:
+    """Second step: a different user confirms; settlement version 1 is queued."""
+    from .settlement import enqueue, run_create
+
+    user = _person(actor, "Confirming a result")
+    draw = _lock(draw)
+    _require(draw, (S.RESULT_ENTERED,), "confirming the result")
+    result = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.ENTERED)
+    if result.entered_by_id == user.pk:
+        raise FourEyesError(
+            f"You entered this result of {draw}; a different user must confirm it (four-eyes rule)."
+        )
+    if _has_jackpot_class(draw) and draw.jackpot_cents is None:
+        raise DrawStateError(f"Confirm the jackpot of {draw} before confirming its result.")
+    result.status = ResultStatus.CONFIRMED
+    result.confirmed_by = user
+    result.confirmed_at = now or timezone.now()
+    result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    _transition(draw, S.RESULT_CONFIRMED, actor=user, approver=user, action="lottery.result_confirmed",
+                request=request,
+                data={"version": result.version, "numbers": result.numbers, "entered_by": result.entered_by.get_username()})
+    run = run_create(draw=draw, result=result, actor=user)
+    enqueue(run)
+    return result
+
+
+@transaction.atomic
+def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
+    """The checker (or the person who entered it) sends an entered result back; the draw is closed again."""
+    user = _person(actor, "Rejecting a result")
+    draw = _lock(draw)
+    _require(draw, (S.RESULT_ENTERED,), "rejecting the entered result")
+    result = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.ENTERED)
+    result.status = ResultStatus.REJECTED
+    result.rejected_by = user
+    result.rejected_at = now or timezone.now()
+    result.reason = reason
+    result.save(update_fields=["status", "rejected_by", "rejected_at", "reason"])
+    _transition(draw, S.CLOSED, actor=user, action="lottery.result_rejected", request=request,
+                data={"version": result.version, "reason": reason})
+    return result
+
+
+# ------------------------------------------------------------------------------------------------
+# cancellation (§8)
+# ------------------------------------------------------------------------------------------------
+
+@transaction.atomic
+def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
+    """The draw cannot be conducted: every stake of its lines is owed back (§8), one refund per wager."""
+    draw = _lock(draw)
+    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "cancelling")
+    if not (reason or "").strip():
+        raise DrawInputError("Give the reason the draw cannot be conducted.")
+    now = timezone.now()
+    DrawResult.objects.filter(draw=draw, status=ResultStatus.ENTERED).update(
+        status=ResultStatus.REJECTED, reason="draw cancelled", rejected_at=now
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO lottery_wagerrefund (wager_id, draw_id, amount_cents, state, created_at) "
+            "SELECT wager_id, %s, SUM(stake_cents + addon_cents), %s, %s FROM lottery_line "
+            "WHERE draw_id = %s GROUP BY wager_id",
+            [draw.pk, WagerRefund.State.DUE, now, draw.pk],
+        )
+    refunds = WagerRefund.objects.filter(draw=draw)
+    count = refunds.count()
+    total = sum(refunds.values_list("amount_cents", flat=True))
+    draw.cancel_reason = reason.strip()
+    _transition(draw, S.CANCELLED, actor=actor, action="lottery.draw_cancelled", significant=True,
+                request=request, fields=("cancel_reason",),
+                data={"reason": draw.cancel_reason, "refunds": count, "refund_cents": total})
+    if draw.rollover_in:
+        # The cancelled draw's inherited rollovers pass on to the next draw of the game.
+        hand_over_rollover(actor=actor, source=draw, rollover=draw.rollover_in, reason="draw cancelled")
+    if count:
+        from ..tasks import pay_refunds
+
+        draw_id = draw.pk
+        transaction.on_commit(lambda: pay_refunds.delay(draw_id))
+    return draw
+
+
+# ------------------------------------------------------------------------------------------------
+# correction (§27, four eyes)
+# ------------------------------------------------------------------------------------------------
+
+@transaction.atomic
+def correction_request(*, actor, draw: Draw, numbers: Mapping[str, Any], reason: str,
+                       now: dt.datetime | None = None, request=None) -> DrawResult:
+    """A confirmed result was found wrong: propose the right one, with the reason."""
+    user = _person(actor, "Correcting a result")
+    draw = _lock(draw)
+    _require(draw, CORRECTABLE, "correcting the result")
+    if not (reason or "").strip():
+        raise DrawInputError("Give the reason for the correction (§27).")
+    if DrawResult.objects.filter(draw=draw, status__in=[ResultStatus.ENTERED, ResultStatus.PROPOSED]).exists():
+        raise DrawStateError(f"A correction of {draw} is already awaiting confirmation.")
+    current = DrawResult.objects.get(draw=draw, status=ResultStatus.CONFIRMED)
+    parsed = _parse(draw, numbers)
+    if parsed.numbers == current.numbers:
+        raise DrawInputError("The corrected result is the same as the confirmed one.")
+    proposed = DrawResult.objects.create(
+        draw=draw, version=_next_result_version(draw), status=ResultStatus.PROPOSED, numbers=parsed.numbers,
+        main_mask=parsed.main_mask, additional_mask=parsed.additional_mask, secondary_mask=parsed.secondary_mask,
+        plus=parsed.plus, reason=reason.strip(), entered_by=user, entered_at=now or timezone.now(),
+    )
+    audit_record(actor=user, action="lottery.correction_requested", obj=draw, significant=True, request=request,
+                 before={"version": current.version, "numbers": current.numbers},
+                 after={"version": proposed.version, "numbers": proposed.numbers}, data={"reason": proposed.reason})
+    return proposed
+
+
+@transaction.atomic
+def correction_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> SettlementRun:
+    """A second user confirms the correction: the result is replaced and settlement runs again as a
+    new version (compared with the previous one in the correction report)."""
+    from .settlement import enqueue, run_create, settled_run
+
+    user = _person(actor, "Confirming a correction")
+    draw = _lock(draw)
+    _require(draw, CORRECTABLE, "confirming a correction")
+    proposed = DrawResult.objects.select_for_update().filter(draw=draw, status=ResultStatus.PROPOSED).first()
+    if proposed is None:
+        raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
+    if proposed.entered_by_id == user.pk:
+        raise FourEyesError(f"You requested this correction of {draw}; a different user must confirm it.")
+    if SettlementRun.objects.filter(draw=draw, state=RunState.RUNNING).exists():
+        raise DrawStateError(f"{draw} is being settled; confirm the correction when the run has finished.")
+    now = now or timezone.now()
+    old = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.CONFIRMED)
+    old.status = ResultStatus.SUPERSEDED
+    old.save(update_fields=["status"])
+    proposed.status = ResultStatus.CONFIRMED
+    proposed.confirmed_by = user
+    proposed.confirmed_at = now
+    proposed.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    SettlementRun.objects.filter(
+        draw=draw, state__in=[RunState.PENDING, RunState.FAILED, RunState.HALTED]
+    ).update(state=RunState.SUPERSEDED)
+    from .payouts import supersede_unpaid
+
+    frozen = supersede_unpaid(draw, reason=f"result corrected to version {proposed.version}")
+    _transition(draw, S.CORRECTED, actor=user, approver=user, action="lottery.correction_confirmed",
+                significant=True, request=request,
+                data={"superseded_version": old.version, "version": proposed.version, "numbers": proposed.numbers,
+                      "requested_by": proposed.entered_by.get_username(), "reason": proposed.reason,
+                      "unpaid_payouts_stopped": frozen})
+    run = run_create(draw=draw, result=proposed, actor=user, previous=settled_run(draw))
+    enqueue(run)
+    return run
+
+
+@transaction.atomic
+def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
+    user = _person(actor, "Rejecting a correction")
+    draw = _lock(draw)
+    proposed = DrawResult.objects.select_for_update().filter(draw=draw, status=ResultStatus.PROPOSED).first()
+    if proposed is None:
+        raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
+    proposed.status = ResultStatus.REJECTED
+    proposed.rejected_by = user
+    proposed.rejected_at = now or timezone.now()
+    proposed.save(update_fields=["status", "rejected_by", "rejected_at"])
+    audit_record(actor=user, action="lottery.correction_rejected", obj=draw, request=request,
+                 data={"version": proposed.version, "reason": reason})
+    return proposed

@@ -1,0 +1,241 @@
+"""Approval and payout of settled draws, refunds of cancelled draws (DESIGN §3 step 5; §8, §27).
+
+settled -> approved (a second user: neither of the two who entered and confirmed the result) ->
+paid (every player's prize credited to the game account through the ledger, one entry per winning
+line and version; a retail prize is claimed at the point of sale). A payout at or above
+LOTTERY_LARGE_WIN_CENTS waits for its own approval by yet another user. A corrected version pays
+the difference per line: positive as a prize credit, negative as a ledger adjustment.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from compliance.audit import audit_record
+
+from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
+from .draws import _lock, _person, _require
+from .errors import DrawStateError, FourEyesError
+
+log = logging.getLogger(__name__)
+S = DrawState
+PAID_BEFORE = (Payout.State.PAID, Payout.State.RETAIL)
+PAYOUT_ACTOR = "system:payouts"
+
+
+def large_win_cents() -> int:
+    return int(getattr(settings, "LOTTERY_LARGE_WIN_CENTS", 10_000_000))
+
+
+def _enqueue_pay(draw_id: int) -> None:
+    from ..tasks import pay_draw
+
+    transaction.on_commit(lambda: pay_draw.delay(draw_id))
+
+
+@transaction.atomic
+def settlement_approve(*, actor, draw: Draw, now=None, request=None) -> SettlementRun:
+    """Approve the settled run for payout: the payouts are written (set-based) and sent to be paid."""
+    from .settlement import settled_run
+
+    user = _person(actor, "Approving a settlement")
+    draw = _lock(draw)
+    _require(draw, (S.SETTLED,), "approving the settlement")
+    run = SettlementRun.objects.select_for_update().select_related("result").get(pk=settled_run(draw).pk)
+    if user.pk in (run.result.entered_by_id, run.result.confirmed_by_id):
+        raise FourEyesError(
+            f"You entered or confirmed the result of {draw}; a different user must approve its payout."
+        )
+    now = now or timezone.now()
+    supersede_unpaid(draw, reason=f"settlement version {run.version} approved")
+    created = _write_payouts(draw, run)
+    run.approved_by = user
+    run.approved_at = now
+    run.save(update_fields=["approved_by", "approved_at"])
+    counts = dict(Payout.objects.filter(run=run).values_list("state").annotate(n=Count("pk")).order_by())
+    old = draw.state
+    draw.state = S.APPROVED
+    draw.save(update_fields=["state", "updated_at"])
+    audit_record(actor=user, approver=user, action="lottery.settlement_approved", obj=draw, request=request,
+                 before={"state": old}, after={"state": S.APPROVED},
+                 data={"run": run.pk, "version": run.version, "payouts": created, "by_state": counts,
+                       "large_win_cents": large_win_cents()})
+    _enqueue_pay(draw.pk)
+    return run
+
+
+def supersede_unpaid(draw: Draw, *, reason: str) -> int:
+    """Payouts not paid yet (held, due, failed) no longer count once a correction replaces their version."""
+    return Payout.objects.filter(
+        draw=draw, state__in=[Payout.State.HELD, Payout.State.DUE, Payout.State.FAILED]
+    ).update(state=Payout.State.SUPERSEDED, error=f"superseded: {reason}")
+
+
+def _write_payouts(draw: Draw, run: SettlementRun) -> int:
+    """One row per line whose prize in this version differs from what was paid for it before."""
+    large = large_win_cents()
+    state = (f"CASE WHEN x.player_id IS NULL THEN '{Payout.State.RETAIL}' "
+             f"WHEN x.amount >= {int(large)} THEN '{Payout.State.HELD}' ELSE '{Payout.State.DUE}' END")
+    paid_before = (
+        "SELECT line_id, SUM(amount_cents) AS paid FROM lottery_payout WHERE draw_id = %(draw)s"
+        f" AND state IN ('{PAID_BEFORE[0]}', '{PAID_BEFORE[1]}') GROUP BY line_id"
+    )
+    sql = (
+        "INSERT INTO lottery_payout (run_id, draw_id, line_id, wager_id, player_id, class_no, prize_cents, amount_cents,"
+        " state, credited_cents, diverted_cents, ledger_reference, error)"
+        f" SELECT %(run)s, %(draw)s, x.line_id, x.wager_id, x.player_id, x.class_no, x.prize, x.amount, {state}, 0, 0,"
+        " 'lottery:' || %(draw)s || ':' || x.line_id || ':v' || %(version)s, ''"
+        " FROM ("
+        "  SELECT w.line_id, w.wager_id, g.player_id, w.class_no, w.prize_cents AS prize,"
+        "   w.prize_cents - COALESCE(p.paid, 0) AS amount"
+        "  FROM lottery_winning w JOIN lottery_wager g ON g.id = w.wager_id"
+        f"  LEFT JOIN ({paid_before}) p ON p.line_id = w.line_id"
+        "  WHERE w.run_id = %(run)s"
+        "  UNION ALL"
+        "  SELECT p.line_id, l.wager_id, g.player_id, NULL, 0, -p.paid"
+        f"  FROM ({paid_before}) p JOIN lottery_line l ON l.id = p.line_id JOIN lottery_wager g ON g.id = l.wager_id"
+        "  WHERE NOT EXISTS (SELECT 1 FROM lottery_winning w WHERE w.run_id = %(run)s AND w.line_id = p.line_id)"
+        " ) x WHERE x.amount <> 0"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, {"run": run.pk, "draw": draw.pk, "version": run.version})
+        return cursor.rowcount
+
+
+@transaction.atomic
+def payout_approve_large(*, actor, payout: Payout, request=None) -> Payout:
+    """A large win's own approval, by someone other than the settlement's approver."""
+    user = _person(actor, "Approving a large win")
+    payout = Payout.objects.select_for_update().select_related("run", "draw__game").get(pk=payout.pk)
+    if payout.state != Payout.State.HELD:
+        raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
+    if user.pk == payout.run.approved_by_id:
+        raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
+    payout.state = Payout.State.DUE
+    payout.approved_by = user
+    payout.approved_at = timezone.now()
+    payout.save(update_fields=["state", "approved_by", "approved_at"])
+    audit_record(actor=user, approver=user, action="lottery.large_win_approved", obj=payout, request=request,
+                 significant=True, data={"draw": payout.draw_id, "line": payout.line_id, "amount_cents": payout.amount_cents,
+                                         "player": payout.player_id})
+    _enqueue_pay(payout.draw_id)
+    return payout
+
+
+def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
+    """Credit every due payout of the draw to its player's game account; safe to run again.
+
+    Each payout is one ledger entry under its own reference, posted and recorded in one transaction;
+    a rerun after a crash finds the entry (the ledger replays the reference) or pays what is left.
+    """
+    from players.errors import PlayerError
+    from players.models import GameAccount
+    from players.services import account_adjust, account_prize
+
+    draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
+    paid = failed = 0
+    credited = diverted = 0
+    for payout in Payout.objects.filter(draw=draw, state=Payout.State.DUE).order_by("pk").iterator(chunk_size=500):
+        try:
+            with transaction.atomic():
+                locked = Payout.objects.select_for_update().get(pk=payout.pk)
+                if locked.state != Payout.State.DUE:
+                    continue
+                account = GameAccount.objects.filter(player_id=locked.player_id).first()
+                if account is None:
+                    raise DrawStateError(f"player {locked.player_id} has no game account")
+                if locked.amount_cents > 0:
+                    posting = account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
+                                            reference=locked.ledger_reference, game=draw.game.code)
+                else:
+                    posting = account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
+                                             reference=locked.ledger_reference,
+                                             note=f"Correction of {draw} (settlement version {payout.run.version})")
+                entry = posting.entry
+                locked.state = Payout.State.PAID
+                locked.credited_cents = entry.amount_cents
+                locked.diverted_cents = entry.diverted_cents
+                locked.ledger_entry_id = entry.pk
+                locked.paid_at = timezone.now()
+                locked.save(update_fields=["state", "credited_cents", "diverted_cents", "ledger_entry_id", "paid_at"])
+                paid += 1
+                credited += entry.amount_cents
+                diverted += entry.diverted_cents
+        except (PlayerError, DrawStateError) as exc:
+            failed += 1
+            message = getattr(exc, "detail", None) or str(exc)
+            with transaction.atomic():
+                Payout.objects.filter(pk=payout.pk, state=Payout.State.DUE).update(state=Payout.State.FAILED, error=message)
+                audit_record(actor=actor, action="lottery.payout_failed", obj=payout, significant=True,
+                             data={"draw": draw.pk, "line": payout.line_id, "amount_cents": payout.amount_cents,
+                                   "player": payout.player_id, "error": message})
+    with transaction.atomic():
+        draw = _lock(draw)
+        run_ids = list(SettlementRun.objects.filter(draw=draw, state=RunState.SETTLED).values_list("pk", flat=True))
+        open_payouts = Payout.objects.filter(run_id__in=run_ids, state__in=[Payout.State.HELD, Payout.State.DUE,
+                                                                              Payout.State.FAILED]).exists()
+        if paid or failed:
+            audit_record(actor=actor, action="lottery.payouts_paid", obj=draw,
+                         data={"paid": paid, "failed": failed, "credited_cents": credited, "diverted_cents": diverted})
+        if draw.state == S.APPROVED and not open_payouts:
+            draw.state = S.PAID
+            draw.save(update_fields=["state", "updated_at"])
+            audit_record(actor=actor, action="lottery.draw_paid", obj=draw, before={"state": S.APPROVED},
+                         after={"state": S.PAID})
+    return {"paid": paid, "failed": failed, "credited_cents": credited, "diverted_cents": diverted}
+
+
+def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
+    """Refund the stakes of a cancelled draw to the players' game accounts (§8); retail refunds stay
+    due for the point of sale. One ledger entry per wager; safe to run again."""
+    from players.errors import PlayerError
+    from players.models import GameAccount
+    from players.services import account_refund
+
+    draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
+    paid = failed = 0
+    refunds = WagerRefund.objects.filter(draw=draw, state=WagerRefund.State.DUE, wager__player_id__isnull=False)
+    for refund in refunds.select_related("wager").order_by("pk").iterator(chunk_size=500):
+        try:
+            with transaction.atomic():
+                locked = WagerRefund.objects.select_for_update().get(pk=refund.pk)
+                if locked.state != WagerRefund.State.DUE:
+                    continue
+                account = GameAccount.objects.get(player_id=refund.wager.player_id)
+                account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
+                               reference=f"lottery-refund:{draw.pk}:{refund.wager_id}", game=draw.game.code,
+                               note=f"{draw} cancelled")
+                locked.state = WagerRefund.State.PAID
+                locked.paid_at = timezone.now()
+                locked.save(update_fields=["state", "paid_at"])
+                paid += 1
+        except (PlayerError, GameAccount.DoesNotExist) as exc:
+            failed += 1
+            audit_record(actor=actor, action="lottery.refund_failed", obj=refund, significant=True,
+                         data={"draw": draw.pk, "wager": refund.wager_id, "error": str(exc)})
+    if paid or failed:
+        audit_record(actor=actor, action="lottery.refunds_paid", obj=draw, data={"paid": paid, "failed": failed})
+    return {"paid": paid, "failed": failed}
+
+
+
+
+@transaction.atomic
+def payouts_retry(*, actor, draw: Draw, request=None) -> int:
+    """Send the draw's failed payouts of its current version to be paid again (after staff fixed the cause)."""
+    from .settlement import settled_run
+
+    user = _person(actor, "Retrying payouts")
+    draw = _lock(draw)
+    _require(draw, (S.APPROVED,), "retrying payouts")
+    run = settled_run(draw)
+    n = Payout.objects.filter(run=run, state=Payout.State.FAILED).update(state=Payout.State.DUE, error="")
+    audit_record(actor=user, action="lottery.payouts_retried", obj=draw, request=request, data={"payouts": n})
+    if n:
+        _enqueue_pay(draw.pk)
+    return n

@@ -1,0 +1,634 @@
+"""Retail sales files: validated completely, loaded all or nothing (docs/draws.md, "Retail sales file").
+
+One CSV per draw, UTF-8, a header row and one row per line; the rows of a ticket (same `ticket`)
+make one wager. Columns, in this order::
+
+    ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents
+
+On PostgreSQL the file is COPYed into an UNLOGGED staging table in a work connection, validated
+and aggregated per ticket there in one set-based pass, and streamed (binary COPY) into the wager
+and line tables in the importing transaction. On SQLite it is validated in Python and inserted
+with bulk_create in batches. Either way a file with any bad row loads nothing, and the report
+names every bad row (by its record number in the file; the header is row 1) with every problem.
+The Python validator writes the report on both databases, so the messages are the same.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import datetime as dt
+import hashlib
+import io
+import logging
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from compliance.audit import audit_record
+
+from ..formats import LineFormat, UnsupportedGame, line_format, parse_line
+from ..models import RETAIL, Draw, DrawState, Line, RetailImport, Wager
+from ..rules.errors import RulesError
+from .errors import DrawInputError, DrawStateError
+
+log = logging.getLogger(__name__)
+
+HEADER = ["ticket", "sold_at", "terminal", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "s1", "s2", "plus",
+          "stake_cents", "plus_cents"]
+MAIN_COLUMNS = 7
+SECONDARY_COLUMNS = 2
+MAIN_NAMES = frozenset(f"n{i}" for i in range(1, MAIN_COLUMNS + 1))
+SECONDARY_NAMES = frozenset(f"s{i}" for i in range(1, SECONDARY_COLUMNS + 1))
+MAX_STAKE_CENTS = 1_000_000  # per line; prices are in the game instructions, this only stops typos
+MAX_REPORTED_ROWS = 10_000  # the stored report lists this many bad rows in detail, then counts the rest
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/-")
+BATCH = 2000
+BATCH_ID_SPAN = 2**32  # ids of a COPY import: batch * 2**32 + row number (see _import_postgresql)
+BLOCK = 1 << 20
+
+
+# ------------------------------------------------------------------------------------------------
+# validation in Python (SQLite, and the report on both databases)
+# ------------------------------------------------------------------------------------------------
+
+@dataclass
+class ParsedRow:
+    row: int
+    ticket: str
+    sold_at: dt.datetime
+    terminal: str
+    main_mask: int
+    extra_mask: int
+    plus: int | None
+    stake_cents: int
+    plus_cents: int
+
+
+@dataclass
+class Report:
+    rows: int = 0
+    bad_rows: int = 0
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, row: int, ticket: str, errors: list[str]) -> None:
+        self.bad_rows += 1
+        if len(self.entries) < MAX_REPORTED_ROWS:
+            self.entries.append({"row": row, "ticket": ticket, "errors": errors})
+
+
+def _token(value: str) -> bool:
+    return 1 <= len(value) <= 64 and all(ch in TOKEN_CHARS for ch in value)
+
+
+def _int(value: str) -> int | None:
+    value = value.strip()
+    if not value:
+        return None
+    if value.lstrip("-").isdigit() and len(value) <= 12:
+        return int(value)
+    raise ValueError
+
+
+class RowValidator:
+    """Checks rows one by one, remembering each ticket's first row (sale time and terminal)."""
+
+    def __init__(self, draw: Draw, fmt: LineFormat, params: dict, exists: Callable[[list[str]], set[str]]):
+        self.draw = draw
+        self.fmt = fmt
+        self.params = params
+        self.exists = exists
+        self.tickets: dict[str, tuple[int, dt.datetime | None, str]] = {}
+        self.totals: dict[str, list[int]] = {}  # ticket -> [stake incl. add-ons, lines] of good rows
+        self.zone = timezone.get_default_timezone()
+
+    def check(self, row: int, values: list[str]) -> tuple[ParsedRow | None, list[str]]:
+        errors: list[str] = []
+        if len(values) != len(HEADER):
+            return None, [f"expected {len(HEADER)} columns, found {len(values)}"]
+        ticket, sold_raw, terminal = values[0], values[1], values[2]
+        if not _token(ticket):
+            errors.append("ticket: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+        if not _token(terminal):
+            errors.append("terminal: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+        sold_at = None
+        try:
+            sold_at = dt.datetime.fromisoformat(sold_raw.strip())
+            if timezone.is_naive(sold_at):
+                sold_at = timezone.make_aware(sold_at, self.zone)
+        except ValueError:
+            errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
+        if sold_at is not None and not (self.draw.sales_open_at <= sold_at < self.draw.sales_close_at):
+            errors.append(
+                f"sold_at: {sold_raw} is outside the draw's sales period "
+                f"({timezone.localtime(self.draw.sales_open_at):%Y-%m-%d %H:%M} to "
+                f"{timezone.localtime(self.draw.sales_close_at):%Y-%m-%d %H:%M})"
+            )
+        numbers: list[int] = []
+        secondary: list[int] = []
+        plus = stake = plus_cents = None
+        unreadable: set[str] = set()
+        for name, raw in zip(HEADER[3:], values[3:]):
+            try:
+                value = _int(raw)
+            except ValueError:
+                errors.append(f"{name}: {raw!r} is not a whole number")
+                unreadable.add(name)
+                continue
+            if name in MAIN_NAMES:
+                index = int(name[1:])
+                if index <= self.fmt.main_count:
+                    if value is None:
+                        errors.append(f"{name}: {self.fmt.main_count} main numbers are needed")
+                    else:
+                        numbers.append(value)
+                elif value is not None:
+                    errors.append(f"{name}: must be empty ({self.fmt.game} has {self.fmt.main_count} main numbers)")
+            elif name in SECONDARY_NAMES:
+                index = int(name[1:])
+                if index <= self.fmt.secondary_count:
+                    if value is None:
+                        errors.append(f"{name}: the {self.fmt.secondary_label} is needed")
+                    else:
+                        secondary.append(value)
+                elif value is not None:
+                    errors.append(f"{name}: must be empty")
+            elif name == "plus":
+                plus = value
+            elif name == "stake_cents":
+                stake = value
+            else:
+                plus_cents = value or 0
+        if "stake_cents" not in unreadable and (stake is None or not 1 <= stake <= MAX_STAKE_CENTS):
+            errors.append(f"stake_cents: a whole number of cents from 1 to {MAX_STAKE_CENTS} is needed")
+        if plus_cents is not None and plus_cents < 0:
+            errors.append("plus_cents: cannot be negative")
+        elif plus is None and plus_cents:
+            errors.append("plus_cents: a line without a plus number pays no Plussa fee")
+        elif plus is not None and not plus_cents:
+            errors.append("plus_cents: a Plussa line (with a plus number) pays the Plussa fee")
+        parsed_line = None
+        if len(numbers) == self.fmt.main_count and len(secondary) == self.fmt.secondary_count:
+            try:
+                parsed_line = parse_line(self.fmt.game, self.params, numbers, secondary, plus)
+            except RulesError as exc:
+                errors.append(str(exc))
+        first = self.tickets.get(ticket)
+        if first is None:
+            self.tickets[ticket] = (row, sold_at, terminal)
+        else:
+            first_row, first_sold, first_terminal = first
+            if sold_at is not None and first_sold is not None and sold_at != first_sold:
+                errors.append(f"sold_at: differs from row {first_row} of the same ticket")
+            if terminal != first_terminal:
+                errors.append(f"terminal: differs from row {first_row} of the same ticket")
+        if errors or parsed_line is None:
+            return None, errors
+        slot = self.totals.setdefault(ticket, [0, 0])
+        slot[0] += stake + (plus_cents or 0)
+        slot[1] += 1
+        return ParsedRow(row, ticket, sold_at, terminal, parsed_line.main_mask, parsed_line.extra_mask,
+                         parsed_line.plus, stake, plus_cents or 0), []
+
+    def already_imported(self) -> dict[str, int]:
+        """ticket -> first row, for tickets already in the database."""
+        tickets = list(self.tickets)
+        found: set[str] = set()
+        for i in range(0, len(tickets), 500):
+            found |= self.exists(tickets[i:i + 500])
+        return {t: self.tickets[t][0] for t in sorted(found, key=lambda t: self.tickets[t][0])}
+
+
+def _existing_tickets(tickets: list[str]) -> set[str]:
+    return set(Wager.objects.filter(channel=RETAIL, reference__in=tickets).values_list("reference", flat=True))
+
+
+def _records(stream: IO[bytes]) -> Iterator[tuple[int, list[str]]]:
+    """(row number, values) for every data record; the header is row 1. Blank rows at the end of
+    the file are ignored (as on PostgreSQL, where they are cut off before COPY); others are yielded."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="", errors="replace")
+    reader = csv.reader(text)
+    next(reader, None)
+    blank: list[int] = []
+    for number, values in enumerate(reader, start=2):
+        if not values:
+            blank.append(number)
+            continue
+        for b in blank:
+            yield b, []
+        blank = []
+        yield number, values
+    text.detach()
+
+
+def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool) -> tuple[Report, RowValidator, list[ParsedRow]]:
+    validator = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+    report = Report()
+    kept: list[ParsedRow] = []
+    stream.seek(0)
+    for number, values in _records(stream):
+        report.rows += 1
+        if not values:
+            report.add(number, "", ["the row is empty"])
+            continue
+        parsed, errors = validator.check(number, values)
+        if errors:
+            report.add(number, values[0] if values else "", errors)
+        elif keep and parsed is not None:
+            kept.append(parsed)
+    for ticket, row in validator.already_imported().items():
+        report.add(row, ticket, [f"ticket {ticket} was already imported"])
+    report.entries.sort(key=lambda e: e["row"])
+    return report, validator, kept
+
+
+# ------------------------------------------------------------------------------------------------
+# entry point
+# ------------------------------------------------------------------------------------------------
+
+def _header_ok(stream: IO[bytes]) -> str | None:
+    stream.seek(0)
+    first = stream.readline(4096)
+    try:
+        text = codecs.decode(first, "utf-8-sig").strip()
+    except UnicodeDecodeError:
+        return "the file is not UTF-8 text"
+    if [c.strip() for c in text.split(",")] != HEADER:
+        return "the first row must be the header: " + ",".join(HEADER)
+    return None
+
+
+def _fingerprint(stream: IO[bytes]) -> tuple[str, int]:
+    stream.seek(0)
+    digest = hashlib.sha256()
+    size = 0
+    while block := stream.read(BLOCK):
+        digest.update(block)
+        size += len(block)
+    return digest.hexdigest(), size
+
+
+def retail_import(*, actor, draw: Draw, stream: IO[bytes], file_name: str, request=None) -> RetailImport:
+    """Load one retail sales file for a draw. Returns the import record: `done`, or `failed` with the
+    report of every bad row (nothing of the file is loaded then)."""
+    started = timezone.now()
+    draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk)
+    if draw.state not in (DrawState.OPEN, DrawState.CLOSED):
+        raise DrawStateError(
+            f"{draw} is {draw.get_state_display()}: retail sales are imported while its sales are open "
+            "or after they closed, until a result is entered."
+        )
+    try:
+        fmt = line_format(draw.game.code, draw.ruleset.params)
+    except UnsupportedGame as exc:
+        raise DrawInputError(str(exc)) from None
+    sha, size = _fingerprint(stream)
+    base = dict(draw=draw, file_name=file_name[:255], file_sha256=sha, size_bytes=size, started_at=started,
+                imported_by=None if isinstance(actor, str) else actor,
+                actor_repr=actor if isinstance(actor, str) else actor.get_username())
+    previous = RetailImport.objects.filter(draw=draw, file_sha256=sha, state=RetailImport.State.DONE).first()
+    if previous is not None:
+        return _refused(actor, base, Report(entries=[{"row": 0, "ticket": "", "errors": [
+            f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
+            f"(import {previous.pk})"]}], bad_rows=1), "", request)
+    problem = _header_ok(stream)
+    if problem:
+        return _refused(actor, base, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
+                        "", request)
+    if connection.vendor == "postgresql":
+        return _import_postgresql(actor, draw, fmt, stream, base, request)
+    return _import_batches(actor, draw, fmt, stream, base, request)
+
+
+def _refused(actor, base: dict, report: Report, method: str, request) -> RetailImport:
+    with transaction.atomic():
+        record = RetailImport.objects.create(
+            **base, state=RetailImport.State.FAILED, method=method, rows=report.rows,
+            error_count=report.bad_rows, errors=report.entries, finished_at=timezone.now(),
+        )
+        audit_record(actor=actor, action="lottery.retail_import_refused", obj=record, request=request,
+                     data={"draw": base["draw"].pk, "file": base["file_name"], "sha256": base["file_sha256"],
+                           "rows": report.rows, "bad_rows": report.bad_rows, "first_errors": report.entries[:5]})
+    return record
+
+
+def _done(actor, record: RetailImport, request) -> RetailImport:
+    audit_record(actor=actor, action="lottery.retail_imported", obj=record, request=request,
+                 data={"draw": record.draw_id, "file": record.file_name, "sha256": record.file_sha256,
+                       "rows": record.rows, "tickets": record.tickets, "lines": record.lines,
+                       "stake_cents": record.stake_cents, "method": record.method})
+    return record
+
+
+# ------------------------------------------------------------------------------------------------
+# SQLite (and any database without COPY): Python validation, bulk_create in batches
+# ------------------------------------------------------------------------------------------------
+
+def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base: dict, request) -> RetailImport:
+    report, validator, _ = _validate_all(draw, fmt, stream, keep=False)
+    if report.bad_rows or report.rows == 0:
+        if report.rows == 0:
+            report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
+        return _refused(actor, base, report, "batches", request)
+    now = timezone.now()
+    with transaction.atomic():
+        record = RetailImport.objects.create(**base, state=RetailImport.State.DONE, method="batches",
+                                             finished_at=now)
+        wagers = [
+            Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=validator.tickets[ticket][2],
+                  retail_import=record, sold_at=validator.tickets[ticket][1], paid=True, accepted_at=now,
+                  stake_cents=stake, line_count=count)
+            for ticket, (stake, count) in validator.totals.items()
+        ]
+        ids: dict[str, int] = {}
+        for i in range(0, len(wagers), BATCH):
+            for w in Wager.objects.bulk_create(wagers[i:i + BATCH]):
+                ids[w.reference] = w.pk
+        # Second pass over the file writes the lines (the file is never held in memory).
+        stream.seek(0)
+        checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+        batch: list[Line] = []
+        lines = 0
+        for number, values in _records(stream):
+            p, _ = checker.check(number, values)
+            batch.append(Line(draw_id=draw.pk, wager_id=ids[p.ticket], main_mask=p.main_mask, extra_mask=p.extra_mask,
+                              plus=p.plus, stake_cents=p.stake_cents, addon_cents=p.plus_cents))
+            if len(batch) >= BATCH:
+                Line.objects.bulk_create(batch)
+                lines += len(batch)
+                batch = []
+        if batch:
+            Line.objects.bulk_create(batch)
+            lines += len(batch)
+        record.rows = report.rows
+        record.tickets = len(wagers)
+        record.lines = lines
+        record.stake_cents = sum(stake for stake, _ in validator.totals.values())
+        record.finished_at = timezone.now()
+        record.save(update_fields=["rows", "tickets", "lines", "stake_cents", "finished_at"])
+        return _done(actor, record, request)
+
+
+# ------------------------------------------------------------------------------------------------
+# PostgreSQL: COPY into staging, set-based validation, binary COPY into the tables
+# ------------------------------------------------------------------------------------------------
+
+def _work_connection():
+    """A second connection to the same database: the staging work happens in its transaction,
+    which is never committed (everything in it disappears when it is rolled back)."""
+    import psycopg
+
+    s = connection.settings_dict
+    return psycopg.connect(
+        dbname=s["NAME"], user=s.get("USER") or None, password=s.get("PASSWORD") or None,
+        host=s.get("HOST") or None, port=s.get("PORT") or None, autocommit=False,
+    )
+
+
+def _row_ok_sql(fmt: LineFormat, draw: Draw) -> str:
+    """True when a staged row passes every per-row check (the same checks as RowValidator.check)."""
+    parts = []
+    for i in range(1, MAIN_COLUMNS + 1):
+        parts.append(f"n{i} BETWEEN 1 AND {fmt.main_max}" if i <= fmt.main_count else f"n{i} IS NULL")
+    for i in range(1, SECONDARY_COLUMNS + 1):
+        parts.append(f"s{i} BETWEEN 1 AND {fmt.secondary_max}" if i <= fmt.secondary_count else f"s{i} IS NULL")
+    parts.append(f"(plus IS NULL OR plus BETWEEN 1 AND {fmt.plus_max})" if fmt.plus_max else "plus IS NULL")
+    parts.append(f"stake_cents BETWEEN 1 AND {MAX_STAKE_CENTS}")
+    parts.append("COALESCE(plus_cents, 0) >= 0")
+    parts.append("(plus IS NULL) = (COALESCE(plus_cents, 0) = 0)")
+    parts.append("sold_at >= %(open)s AND sold_at < %(close)s")
+    main = " | ".join(f"(1::bigint << (n{i} - 1))" for i in range(1, fmt.main_count + 1))
+    parts.append(f"bit_count(({main})::bit(64)) = {fmt.main_count}")
+    if fmt.secondary_count > 1:
+        sec = " | ".join(f"(1 << (s{i} - 1))" for i in range(1, fmt.secondary_count + 1))
+        parts.append(f"bit_count(({sec})::bit(32)) = {fmt.secondary_count}")
+    # Each part is only evaluated when the ranges before it hold (AND short-circuits on FALSE), and
+    # a NULL anywhere makes the row bad.
+    return "COALESCE(" + " AND ".join(parts) + ", FALSE)"
+
+
+def _mask_sql(fmt: LineFormat) -> tuple[str, str]:
+    main = " | ".join(f"(1::bigint << (n{i} - 1))" for i in range(1, fmt.main_count + 1))
+    sec = " | ".join(f"(1 << (s{i} - 1))" for i in range(1, fmt.secondary_count + 1)) or "0"
+    return main, f"({sec})::smallint"
+
+
+def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base: dict, request) -> RetailImport:
+    import psycopg
+
+    stage = f"lottery_stage_{uuid.uuid4().hex[:12]}"
+    tickets = f"{stage}_t"
+    window = {"open": draw.sales_open_at, "close": draw.sales_close_at}
+    clock = _Clock()
+    work = _work_connection()
+    try:
+        with work.cursor() as cur:
+            cur.execute("SET LOCAL synchronous_commit = off")
+            cur.execute("SELECT set_config('TimeZone', %s, true)", [settings.TIME_ZONE])
+            cur.execute("SET LOCAL work_mem = '256MB'")
+            cur.execute(
+                f"CREATE UNLOGGED TABLE {stage} (rn bigint GENERATED ALWAYS AS IDENTITY, ticket text, "
+                "sold_at timestamptz, terminal text, n1 smallint, n2 smallint, n3 smallint, n4 smallint, "
+                "n5 smallint, n6 smallint, n7 smallint, s1 smallint, s2 smallint, plus smallint, "
+                "stake_cents integer, plus_cents integer) WITH (autovacuum_enabled = false)"
+            )
+            try:
+                end = _content_end(stream)
+                stream.seek(0)
+                with cur.copy(f"COPY {stage} ({', '.join(HEADER)}) FROM STDIN (FORMAT csv, HEADER true)") as copy:
+                    left = end
+                    while left > 0 and (block := stream.read(min(BLOCK, left))):
+                        copy.write(block)
+                        left -= len(block)
+                    copy.write(b"\n")
+            except psycopg.DataError as exc:
+                # A value the table cannot hold (not a number, too many columns): the Python validator
+                # reads the whole file and reports every bad row.
+                log.info("retail import: COPY refused the file (%s); reporting with the validator", exc)
+                work.rollback()
+                report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+                if not report.bad_rows:
+                    report.add(0, "", [f"the file could not be read: {str(exc).splitlines()[0]}"])
+                return _refused(actor, base, report, "copy", request)
+            rows = cur.rowcount
+            clock.lap("copy to staging")
+            if rows == 0:
+                report = Report(entries=[{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], bad_rows=1)
+                return _refused(actor, base, report, "copy", request)
+            ok = _row_ok_sql(fmt, draw)
+            # The import's ids: batch b owns the ids b * 2**32 + row number, for its wagers (numbered by
+            # their first row) and its lines (by their row). Ids from the tables' own sequences stay
+            # below 2**32 (migration 0003), so none can collide and no id is drawn row by row.
+            cur.execute("SELECT nextval('lottery_bulk_batch_seq')")
+            batch = cur.fetchone()[0]
+            base_id = batch * BATCH_ID_SPAN
+            # One pass (parallel: nothing volatile in it) checks every row and sums every ticket.
+            cur.execute(
+                f"CREATE UNLOGGED TABLE {tickets} AS"
+                f" SELECT ticket, %(base)s + MIN(rn) AS wid, MIN(rn) AS first_rn, COUNT(*) AS lines,"
+                f"  SUM(stake_cents + COALESCE(plus_cents, 0)) AS stake,"
+                f"  MIN(sold_at) AS sold_at, MAX(sold_at) AS sold_at_max, MIN(terminal) AS terminal,"
+                f"  MAX(terminal) AS terminal_max, COUNT(*) FILTER (WHERE NOT ok) AS bad"
+                f" FROM (SELECT rn, ticket, sold_at, terminal, stake_cents, plus_cents, {ok} AS ok FROM {stage}) s"
+                f" GROUP BY ticket",
+                {**window, "base": base_id},
+            )
+            clock.lap("check rows and group tickets")
+            token_chars = "".join(sorted(TOKEN_CHARS))
+            problem = (  # translate() drops the allowed characters: a valid token leaves nothing
+                f"(bad > 0 OR sold_at IS DISTINCT FROM sold_at_max OR terminal IS DISTINCT FROM terminal_max"
+                f" OR ticket IS NULL OR length(ticket) NOT BETWEEN 1 AND 64 OR translate(ticket, '{token_chars}', '') <> ''"
+                f" OR terminal IS NULL OR length(terminal) NOT BETWEEN 1 AND 64"
+                f" OR translate(terminal, '{token_chars}', '') <> '')"
+            )
+            cur.execute(f"SELECT COUNT(*) FILTER (WHERE {problem}), COUNT(*), SUM(lines), SUM(stake) FROM {tickets}")
+            bad_tickets, ticket_count, line_count, stake_total = cur.fetchone()
+            clock.lap("number wagers, check tickets")
+            if bad_tickets:
+                report = _report_from_staging(draw, fmt, cur, stage, tickets, problem, rows)
+                return _refused(actor, base, report, "copy", request)
+            try:
+                with transaction.atomic():
+                    record = RetailImport.objects.create(
+                        **base, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
+                        lines=line_count, stake_cents=int(stake_total), finished_at=timezone.now(), batch=batch,
+                    )
+                    now = timezone.now()
+                    _pipe(
+                        cur,
+                        f"COPY (SELECT wid, %s::varchar, ticket::varchar, %s::bigint, NULL::bigint, terminal::varchar,"
+                        f" %s::bigint, sold_at, TRUE, %s::timestamptz, stake::bigint, lines::integer FROM {tickets}"
+                        f" ORDER BY wid) TO STDOUT (FORMAT binary)",
+                        [RETAIL, draw.pk, record.pk, now],
+                        "COPY lottery_wager (id, channel, reference, draw_id, player_id, retail_terminal,"
+                        " retail_import_id, sold_at, paid, accepted_at, stake_cents, line_count) FROM STDIN (FORMAT binary)",
+                    )
+                    clock.lap("wagers")
+                    main, sec = _mask_sql(fmt)
+                    _pipe(
+                        cur,
+                        f"COPY (SELECT %s::bigint + s.rn, %s::bigint, t.wid, {main}, {sec}, s.plus, 0::smallint,"
+                        f" s.stake_cents, COALESCE(s.plus_cents, 0) FROM {stage} s JOIN {tickets} t USING (ticket))"
+                        f" TO STDOUT (FORMAT binary)",
+                        [base_id, draw.pk],
+                        "COPY lottery_line (id, draw_id, wager_id, main_mask, extra_mask, plus, flags, stake_cents,"
+                        " addon_cents) FROM STDIN (FORMAT binary)",
+                    )
+                    clock.lap("lines")
+                    record.finished_at = timezone.now()
+                    record.save(update_fields=["finished_at"])
+                    _done(actor, record, request)
+                clock.lap("commit")
+                log.info("retail import %s: %s rows in %s", record.pk, rows, clock)
+                transaction.on_commit(_summarize_line_indexes)
+                return record
+            except (IntegrityError, psycopg.errors.UniqueViolation):
+                # A ticket of the file is already in the database (unique channel + reference); the
+                # work connection cannot see uncommitted wagers, so the validator writes the report.
+                work.rollback()
+                report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+                if not report.bad_rows:
+                    report.add(0, "", ["a ticket of the file is already in the database"])
+                return _refused(actor, base, report, "copy", request)
+    finally:
+        work.rollback()
+        work.close()
+
+
+class _Clock:
+    """Step timings of an import, for the log."""
+
+    def __init__(self) -> None:
+        import time
+
+        self._time = time.perf_counter
+        self.last = self._time()
+        self.laps: list[tuple[str, float]] = []
+
+    def lap(self, name: str) -> None:
+        now = self._time()
+        self.laps.append((name, now - self.last))
+        self.last = now
+
+    def __str__(self) -> str:
+        return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in self.laps)
+
+
+def _content_end(stream: IO[bytes]) -> int:
+    """Offset just after the last byte that is not blank (trailing empty lines are not rows)."""
+    stream.seek(0, io.SEEK_END)
+    end = stream.tell()
+    while end > 0:
+        start = max(0, end - 65536)
+        stream.seek(start)
+        tail = stream.read(end - start).rstrip(b"\r\n\t ")
+        if tail:
+            return start + len(tail)
+        end = start
+    return 0
+
+
+def _summarize_line_indexes() -> None:
+    """After a load: summarize the BRIN ranges it filled (so the next scan of a draw skips the other
+    draws' pages) and refresh the planner's statistics of the two tables (autovacuum would do both a
+    little later; a settlement planned on statistics from before the load scans every draw). Best effort."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT brin_summarize_new_values('line_draw_brin'), brin_summarize_new_values('line_wager_brin')")
+            cursor.execute("ANALYZE lottery_line, lottery_wager")
+    except Exception:  # noqa: BLE001 - an optimisation only
+        log.warning("could not summarize the line indexes", exc_info=True)
+
+
+def _pipe(source_cursor, copy_out: str, params: list, copy_in: str) -> None:
+    """Stream the result of a query on the work connection into a table in Django's transaction."""
+    target = connection.connection  # Django's psycopg connection, inside the atomic block
+    with target.cursor() as dst_cursor, source_cursor.copy(copy_out, params) as src, dst_cursor.copy(copy_in) as dst:
+        for block in src:
+            dst.write(block)
+
+
+def _report_from_staging(draw: Draw, fmt: LineFormat, cur, stage: str, tickets: str, problem: str,
+                         rows: int) -> Report:
+    """Fetch the bad rows (and every row of a bad ticket) and let the Python validator describe them."""
+    ok = _row_ok_sql(fmt, draw)
+    cols = ", ".join(f"s.{c}" for c in HEADER)
+    cur.execute(
+        f"SELECT s.rn, {cols} FROM {stage} s WHERE s.ticket IN (SELECT ticket FROM {tickets} WHERE {problem})"
+        f" OR NOT {ok} ORDER BY s.rn LIMIT %(limit)s",
+        {"open": draw.sales_open_at, "close": draw.sales_close_at, "limit": MAX_REPORTED_ROWS * 20},
+    )
+    validator = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+    report = Report(rows=rows)
+    zone = timezone.get_default_timezone()
+    for rn, *values in cur.fetchall():
+        text = ["" if v is None else (v.astimezone(zone).isoformat() if isinstance(v, dt.datetime) else str(v))
+                for v in values]
+        _, errors = validator.check(rn + 1, text)
+        if errors:
+            report.add(rn + 1, text[0], errors)
+    cur.execute(f"SELECT ticket, first_rn FROM {tickets} ORDER BY first_rn")
+    pairs = cur.fetchall()
+    existing: set[str] = set()
+    for i in range(0, len(pairs), 500):
+        existing |= _existing_tickets([t for t, _ in pairs[i:i + 500]])
+    for ticket, first_rn in pairs:
+        if ticket in existing:
+            report.add(first_rn + 1, ticket, [f"ticket {ticket} was already imported"])
+    if report.bad_rows == 0:
+        report.add(0, "", ["the file was refused by the database checks; see the server log"])
+    report.entries.sort(key=lambda e: e["row"])
+    return report
+
+
+def import_file(*, actor, draw: Draw, path: str) -> RetailImport:
+    """Command-line entry: import the file at `path`."""
+    with open(path, "rb") as stream:
+        return retail_import(actor=actor, draw=draw, stream=stream, file_name=path.rsplit("/", 1)[-1])
+
+

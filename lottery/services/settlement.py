@@ -1,0 +1,533 @@
+"""Settlement of a draw (DESIGN §3): claimed, counted, written in chunks, checked, finished.
+
+A `SettlementRun` row is the source of truth. A worker claims it with a compare-and-set UPDATE
+(pending, failed, or running with a stale heartbeat); every later write checks it still holds the
+claim. The run records what is done as it is done:
+
+1. counting: tier counts, turnover and stakes in one set-based query (path A, `lottery.matching`);
+   the prize engine turns them into prizes; tier results and the chunk plan are stored.
+2. writing: for each chunk of line ids, the winning lines are inserted with their prizes (path B)
+   and the chunk is marked done, in one transaction: a chunk is written exactly once.
+3. checking: winners per class, boosted winners and money per class, counted from the written rows,
+   must equal path A and the engine; else the run halts with a significant audit event.
+4. finishing: run settled, draw settled, rollovers handed to the next draw of the game.
+
+A rerun (a repeated message, a retry after a crash or a kill at any point) continues from the last
+committed step; the unique (run, line) constraint makes a double insert impossible.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import socket
+import time
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+
+from compliance.audit import audit_record
+
+from ..formats import UnsupportedGame, require_number_game
+from ..matching import (
+    DIRECT_ID_LIMIT,
+    Drawn,
+    classify_group,
+    decode,
+    engine_class_table,
+    feature_key,
+    path_a_counts_sql,
+    path_b_insert_sql,
+)
+from ..models import (
+    Draw,
+    DrawResult,
+    DrawState,
+    RetailImport,
+    RunPhase,
+    RunState,
+    SettlementChunk,
+    SettlementRun,
+    TierResult,
+    Winning,
+)
+from ..rules.errors import RulesError
+from .errors import DrawError, DrawStateError
+
+log = logging.getLogger(__name__)
+
+
+class LostClaim(Exception):
+    """Another worker took the run over (ours was considered dead); stop without writing."""
+
+
+class SettlementHalted(Exception):
+    """The second computation disagrees with the first; the run is halted for staff."""
+
+
+def _stale_seconds() -> int:
+    return int(getattr(settings, "LOTTERY_SETTLEMENT_STALE_SECONDS", 300))
+
+
+def _chunk_lines() -> int:
+    return int(getattr(settings, "LOTTERY_SETTLEMENT_CHUNK_LINES", 500_000))
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def cents(amount: str | None) -> int | None:
+    """Engine amount (a decimal string in euros, whole cents) -> integer cents."""
+    if amount is None:
+        return None
+    value = Decimal(amount) * 100
+    if value != value.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return int(value)
+
+
+def euros(amount_cents: int) -> str:
+    sign = "-" if amount_cents < 0 else ""
+    a = abs(int(amount_cents))
+    return f"{sign}{a // 100}.{a % 100:02d}"
+
+
+# ------------------------------------------------------------------------------------------------
+# runs
+# ------------------------------------------------------------------------------------------------
+
+def settled_run(draw: Draw) -> SettlementRun | None:
+    """The run whose winners count now: the newest settled version."""
+    return SettlementRun.objects.filter(draw=draw, state=RunState.SETTLED).order_by("-version").first()
+
+
+def open_run(draw: Draw) -> SettlementRun | None:
+    return (
+        SettlementRun.objects.filter(draw=draw, state__in=[RunState.PENDING, RunState.RUNNING, RunState.FAILED,
+                                                           RunState.HALTED])
+        .order_by("-version")
+        .first()
+    )
+
+
+def run_create(*, draw: Draw, result: DrawResult, actor, previous: SettlementRun | None = None) -> SettlementRun:
+    """Queue a new settlement version of the draw (inside the caller's transaction)."""
+    version = (SettlementRun.objects.filter(draw=draw).aggregate(m=Max("version"))["m"] or 0) + 1
+    run = SettlementRun.objects.create(
+        draw=draw,
+        version=version,
+        result=result,
+        ruleset=draw.ruleset,
+        previous=previous,
+        created_by=actor if isinstance(actor, str) else actor.get_username(),
+    )
+    audit_record(actor=actor, action="lottery.settlement_queued", obj=run,
+                 data={"draw": draw.pk, "version": version, "result_version": result.version,
+                       "previous": previous.version if previous else None})
+    return run
+
+
+def enqueue(run: SettlementRun) -> None:
+    """Send the run to a worker once the transaction that created it has committed."""
+    from ..tasks import settle_run
+
+    run_id = run.pk
+    transaction.on_commit(lambda: settle_run.delay(run_id))
+
+
+@transaction.atomic
+def settlement_retry(*, actor, run: SettlementRun, restart: bool = False, request=None) -> SettlementRun:
+    """Send a failed or halted run back to the queue. A halted run (or `restart=True`) starts again
+    from nothing: its own winners, chunks and counts are deleted in this transaction first."""
+    run = SettlementRun.objects.select_for_update().get(pk=run.pk)
+    if run.state not in (RunState.FAILED, RunState.HALTED):
+        raise DrawStateError(f"{run} is {run.get_state_display()}; only a failed or halted run is retried.")
+    if restart or run.state == RunState.HALTED:
+        _reset(run)
+    before = run.state
+    run.state = RunState.PENDING
+    run.error = ""
+    run.save(update_fields=["state", "error"])
+    audit_record(actor=actor, action="lottery.settlement_retried", obj=run, request=request,
+                 before={"state": before}, after={"state": RunState.PENDING}, data={"restart": restart})
+    enqueue(run)
+    return run
+
+
+def _reset(run: SettlementRun) -> None:
+    Winning.objects.filter(run=run).delete()
+    SettlementChunk.objects.filter(run=run).delete()
+    TierResult.objects.filter(run=run).delete()
+    run.phase = RunPhase.NONE
+    run.tier_counts = run.check_counts = run.engine_input = run.engine_result = None
+    run.chunks_total = run.chunks_done = 0
+    run.save(update_fields=["phase", "tier_counts", "check_counts", "engine_input", "engine_result",
+                            "chunks_total", "chunks_done"])
+
+
+def watchdog(*, now=None) -> list[int]:
+    """Re-send runs whose worker died (stale heartbeat) or whose message was lost (pending too long)."""
+    from ..tasks import settle_run
+
+    now = now or timezone.now()
+    stale = now - dt.timedelta(seconds=_stale_seconds())
+    ids = list(
+        SettlementRun.objects.filter(
+            Q(state=RunState.RUNNING, heartbeat_at__lt=stale) | Q(state=RunState.PENDING, created_at__lt=stale)
+        ).values_list("pk", flat=True)
+    )
+    for pk in ids:
+        settle_run.delay(pk)
+    return ids
+
+
+# ------------------------------------------------------------------------------------------------
+# the job
+# ------------------------------------------------------------------------------------------------
+
+def claim(run_id: int, worker: str, *, now=None) -> bool:
+    """Compare-and-set: take the run if it is free (pending, failed) or its worker is presumed dead."""
+    now = now or timezone.now()
+    stale = now - dt.timedelta(seconds=_stale_seconds())
+    with transaction.atomic():
+        taken = (
+            SettlementRun.objects.filter(pk=run_id)
+            .filter(Q(state__in=[RunState.PENDING, RunState.FAILED]) | Q(state=RunState.RUNNING, heartbeat_at__lt=stale))
+            .update(state=RunState.RUNNING, claimed_by=worker, claimed_at=now, heartbeat_at=now,
+                    attempts=F("attempts") + 1, error="")
+        )
+        if taken:
+            SettlementRun.objects.filter(pk=run_id, started_at__isnull=True).update(started_at=now)
+            audit_record(actor="system:settlement", action="lottery.settlement_claimed", object_type="lottery.settlementrun",
+                         object_id=run_id, object_repr=f"settlement run {run_id}", data={"worker": worker})
+    return bool(taken)
+
+
+def _own(run: SettlementRun, worker: str, **fields: Any) -> None:
+    """Inside a transaction: prove we still hold the claim (and beat), or stop."""
+    n = SettlementRun.objects.filter(pk=run.pk, claimed_by=worker, state=RunState.RUNNING).update(
+        heartbeat_at=timezone.now(), **fields
+    )
+    if n != 1:
+        raise LostClaim(f"{run} was taken over by another worker")
+
+
+def after_chunk(run: SettlementRun, done: int) -> None:
+    """Hook called after each committed chunk (tests inject a crash here)."""
+
+
+def run_settlement(run_id: int, *, worker: str | None = None) -> SettlementRun:
+    """Settle a run. Safe to call any number of times, concurrently or after a crash."""
+    worker = worker or worker_name()
+    if not claim(run_id, worker):
+        return SettlementRun.objects.get(pk=run_id)
+    run = SettlementRun.objects.select_related("draw__game", "result", "ruleset").get(pk=run_id)
+    started = time.monotonic()
+    try:
+        _preconditions(run)
+        if run.engine_result is None:
+            _count(run, worker)
+        _write(run, worker)
+        _check_and_finish(run, worker, started)
+    except LostClaim:
+        log.warning("settlement run %s: claim lost, stopping", run_id)
+    except SettlementHalted:
+        pass
+    except Exception as exc:  # noqa: BLE001 - recorded on the run and in the audit trail
+        if not isinstance(exc, (DrawError, RulesError, UnsupportedGame)):
+            log.exception("settlement run %s failed", run_id)
+        _fail(run, worker, exc)
+    run.refresh_from_db()
+    return run
+
+
+def _fail(run: SettlementRun, worker: str, exc: Exception) -> None:
+    message = str(exc) or type(exc).__name__
+    with transaction.atomic():
+        n = SettlementRun.objects.filter(pk=run.pk, claimed_by=worker, state=RunState.RUNNING).update(
+            state=RunState.FAILED, error=message[:2000]
+        )
+        if n:
+            audit_record(actor="system:settlement", action="lottery.settlement_failed", obj=run,
+                         data={"error": message[:2000], "phase": run.phase, "worker": worker})
+
+
+def _preconditions(run: SettlementRun) -> None:
+    from .draws import previous_draw
+
+    draw = run.draw
+    require_number_game(draw.game.code)
+    if draw.state not in (DrawState.RESULT_CONFIRMED, DrawState.CORRECTED):
+        raise DrawStateError(f"{draw} is {draw.get_state_display()}; it is not waiting for settlement.")
+    prev = previous_draw(draw)
+    if prev is not None and prev.state not in (DrawState.SETTLED, DrawState.APPROVED, DrawState.PAID):
+        raise DrawStateError(
+            f"{prev} must be settled first: its rollovers pass to {draw}."
+        )
+
+
+def _engine_input(run: SettlementRun, counts: dict[str, dict[str, int]], turnover: int, addon: int,
+                  lines: int) -> dict[str, Any]:
+    draw = run.draw
+    params = run.ruleset.params
+    classes = [c["class"] for c in params.get("classes", [])]
+    data: dict[str, Any] = {
+        "game": draw.game.code,
+        "rules_version": run.ruleset.version,
+        "turnover": euros(turnover),
+        "winners": {k: counts.get(k, {}).get("winners", 0) for k in classes},
+    }
+    if draw.jackpot_cents is not None:
+        data["jackpot"] = euros(draw.jackpot_cents)
+    if draw.jackpot_to_highest_class:
+        data["jackpot_to_highest_class"] = True
+    if draw.rollover_in:
+        data["rollover_in"] = {str(k): euros(int(v)) for k, v in draw.rollover_in.items()}
+    if params.get("plussa"):
+        data["plussa"] = {
+            "boosted": {k: v["boosted"] for k, v in counts.items() if v.get("boosted")},
+            "turnover": euros(addon),
+        }
+    if draw.game.code == "vikinglotto":
+        data["lines_in_draw"] = lines
+    data.update(draw.central_inputs or {})
+    return data
+
+
+def prize_map(engine_result: dict[str, Any]) -> dict[int, int]:
+    """code (class * 2 + boosted) -> prize in cents per winning line."""
+    out: dict[int, int] = {}
+    for key, c in engine_result["classes"].items():
+        if c.get("winners") and c.get("prize") is not None:
+            out[int(key) * 2] = cents(c["prize"])
+        if c.get("plussa") and c["plussa"].get("boosted"):
+            out[int(key) * 2 + 1] = cents(c["plussa"]["prize"])
+    return out
+
+
+def _count(run: SettlementRun, worker: str) -> None:
+    from ..rules.jsonio import calculate_round
+
+    draw, result = run.draw, run.result
+    with transaction.atomic():
+        _own(run, worker, phase=RunPhase.COUNTING)
+    drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
+    counts: dict[str, dict[str, int]] = {}
+    lines = turnover = addon = direct = 0
+    direct_lo = direct_hi = None
+    table = engine_class_table(draw.game.code, run.ruleset.params)
+    with connection.cursor() as cursor:
+        cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
+        for key, n, stake, addon_stake, n_direct, first, last in cursor.fetchall():
+            h, s, a, p = feature_key(key)
+            try:
+                code = classify_group(table, h, s, a, p)
+            except KeyError:
+                _halt(run, worker, [f"{n} lines have an impossible combination (hits {h}, additional {a}, "
+                                    f"secondary {s}, plus {p})"], {})
+            if n_direct:
+                direct += n_direct
+                direct_lo = first if direct_lo is None else min(direct_lo, first)
+                direct_hi = last if direct_hi is None else max(direct_hi, last)
+            lines += n
+            turnover += int(stake or 0)
+            addon += int(addon_stake or 0)
+            if code is not None:
+                key, boosted = decode(int(code))
+                slot = counts.setdefault(key, {"winners": 0, "boosted": 0})
+                slot["winners"] += n
+                if boosted:
+                    slot["boosted"] += n
+    engine_input = _engine_input(run, counts, turnover, addon, lines)
+    engine_result = calculate_round(engine_input, run.ruleset.params)
+    size = _chunk_lines()
+    ranges = [(direct_lo, direct_hi)] if direct else []
+    imported = 0
+    for batch, rows in RetailImport.objects.filter(draw=draw, state=RetailImport.State.DONE,
+                                                   batch__isnull=False).values_list("batch", "lines"):
+        ranges.append((batch * DIRECT_ID_LIMIT + 1, batch * DIRECT_ID_LIMIT + rows))
+        imported += rows
+    if direct + imported != lines:
+        _halt(run, worker, [f"the chunk plan covers {direct + imported} lines, the draw has {lines}"], {})
+    chunks = []
+    for lo, hi in sorted(ranges):
+        start = lo
+        while start <= hi:
+            chunks.append(SettlementChunk(run=run, lo=start, hi=min(start + size, hi + 1)))
+            start += size
+    tiers = _tiers(run, engine_result, counts)
+    with transaction.atomic():
+        _own(run, worker)
+        TierResult.objects.filter(run=run).delete()
+        SettlementChunk.objects.filter(run=run).delete()
+        TierResult.objects.bulk_create(tiers)
+        SettlementChunk.objects.bulk_create(chunks)
+        fields = dict(
+            tier_counts=counts, engine_input=engine_input, engine_result=engine_result, lines_count=lines,
+            turnover_cents=turnover, addon_turnover_cents=addon, chunk_size=size, chunks_total=len(chunks),
+            chunks_done=0, phase=RunPhase.WRITING,
+        )
+        _own(run, worker, **fields)
+    for name, value in fields.items():
+        setattr(run, name, value)
+
+
+def _tiers(run: SettlementRun, result: dict[str, Any], counts: dict[str, dict[str, int]]) -> list[TierResult]:
+    kinds = {c["class"]: c.get("kind", "") for c in run.ruleset.params.get("classes", [])}
+    out = []
+    for position, (key, c) in enumerate(result["classes"].items(), start=1):
+        plussa = c.get("plussa") or {}
+        out.append(TierResult(
+            run=run, class_key=key, position=position, label=c["label"], kind=kinds.get(key, ""),
+            winners=c["winners"], boosted_winners=plussa.get("boosted", 0) or 0,
+            rollover_in_cents=cents(c["rollover_in"]), pool_cents=cents(c["pool"]),
+            allocated_cents=cents(c["allocated"]), topup_cents=cents(c["topup"]), extra_cents=cents(c["extra"]),
+            prize_cents=cents(c["prize"]) if c["winners"] else None,
+            boosted_prize_cents=cents(plussa["prize"]) if plussa.get("boosted") else None,
+            paid_cents=cents(c["paid"]), breakage_cents=cents(c["breakage"]) + (cents(plussa.get("breakage")) or 0),
+            rollover_out_cents=cents(c["rollover_out"]), capped=bool(c["capped"]),
+            merged_with=list(c.get("merged_with") or []),
+        ))
+    return out
+
+
+def _parallelism() -> int:
+    """Chunks written at once, each by its own connection: only on PostgreSQL, and only outside a
+    transaction (other connections could not see its rows)."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return 1
+    return max(1, int(getattr(settings, "LOTTERY_SETTLEMENT_WORKERS", 1)))
+
+
+def _write(run: SettlementRun, worker: str) -> None:
+    draw, result = run.draw, run.result
+    drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
+    prizes = prize_map(run.engine_result)
+    pending = list(SettlementChunk.objects.filter(run=run, done_at__isnull=True).order_by("lo").values_list("pk", "lo", "hi"))
+
+    def write_chunk(pk: int, lo: int, hi: int) -> None:
+        with transaction.atomic():
+            # The claim is proved at the end (one UPDATE of the run row just before commit), so chunks
+            # written side by side do not queue on the run row.
+            if not SettlementChunk.objects.select_for_update().filter(pk=pk, done_at__isnull=True).exists():
+                return  # written meanwhile by the worker we took over from
+            sql = path_b_insert_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, run.pk, prizes, lo, hi,
+                                    connection.vendor)
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+                written = cursor.rowcount
+            SettlementChunk.objects.filter(pk=pk).update(done_at=timezone.now(), winners=written)
+            _own(run, worker, chunks_done=F("chunks_done") + 1)
+        done = SettlementChunk.objects.filter(run=run, done_at__isnull=False).count()
+        run.chunks_done = done
+        after_chunk(run, done)
+
+    threads = min(_parallelism(), len(pending))
+    if threads <= 1:
+        for chunk in pending:
+            write_chunk(*chunk)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    def in_thread(chunk):
+        try:
+            write_chunk(*chunk)
+        finally:
+            connection.close()  # this thread's own connection
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"settle-{run.pk}") as pool:
+        for future in [pool.submit(in_thread, chunk) for chunk in pending]:
+            future.result()
+
+
+def _check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Count the written winners per class (the second computation) and compare."""
+    checked: dict[str, dict[str, int]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT class_no, boosted, COUNT(*), SUM(prize_cents), MIN(prize_cents) FROM lottery_winning "
+            "WHERE run_id = %s GROUP BY class_no, boosted", [run.pk],
+        )
+        rows = cursor.fetchall()
+    problems: list[str] = []
+    for class_no, boosted, n, paid, lowest in rows:
+        slot = checked.setdefault(str(class_no), {"winners": 0, "boosted": 0, "paid_cents": 0})
+        slot["winners"] += n
+        slot["paid_cents"] += int(paid or 0)
+        if boosted:
+            slot["boosted"] += n
+        if lowest is not None and lowest < 0:
+            problems.append(f"class {class_no}: winners found that the tier counts do not have")
+    counted = run.tier_counts or {}
+    for key in sorted(set(counted) | set(checked), key=int):
+        a = counted.get(key, {"winners": 0, "boosted": 0})
+        b = checked.get(key, {"winners": 0, "boosted": 0, "paid_cents": 0})
+        if (a["winners"], a.get("boosted", 0)) != (b["winners"], b["boosted"]):
+            problems.append(
+                f"class {key}: counted {a['winners']} winners ({a.get('boosted', 0)} boosted), "
+                f"written {b['winners']} ({b['boosted']} boosted)"
+            )
+    for key, c in run.engine_result["classes"].items():
+        expected = cents(c["paid"])
+        got = checked.get(key, {}).get("paid_cents", 0)
+        # Imported or common classes pay per winner too; every class's paid total is per-winner prizes.
+        if expected != got:
+            problems.append(f"class {key}: the engine pays {euros(expected)} €, the winners add up to {euros(got)} €")
+    if SettlementChunk.objects.filter(run=run, done_at__isnull=True).exists():
+        problems.append("not every chunk of lines was written")
+    return checked, problems
+
+
+def _halt(run: SettlementRun, worker: str, problems: list[str], checked: dict) -> None:
+    """Stop the run for staff: the two computations (or the plan and the lines) disagree."""
+    with transaction.atomic():
+        _own(run, worker, state=RunState.HALTED, check_counts=checked, error="; ".join(problems)[:2000])
+        audit_record(actor="system:settlement", action="lottery.settlement_disagreement", obj=run,
+                     significant=True,
+                     data={"tier_counts": run.tier_counts, "check_counts": checked, "problems": problems})
+    raise SettlementHalted("; ".join(problems))
+
+
+def _check_and_finish(run: SettlementRun, worker: str, started: float) -> None:
+    from .draws import hand_over_rollover
+
+    with transaction.atomic():
+        _own(run, worker, phase=RunPhase.CHECKING)
+    checked, problems = _check(run)
+    if problems:
+        _halt(run, worker, problems, checked)
+    tiers = list(run.tiers.all())
+    paid = sum(t.paid_cents for t in tiers)
+    breakage = sum(t.breakage_cents for t in tiers)
+    winners = sum(v["winners"] for v in checked.values())
+    with transaction.atomic():
+        now = timezone.now()
+        _own(run, worker, state=RunState.SETTLED, phase=RunPhase.DONE, check_counts=checked, finished_at=now,
+             winners_count=winners, paid_cents=paid, breakage_cents=breakage,
+             duration_ms=int((time.monotonic() - started) * 1000))
+        SettlementRun.objects.filter(draw=run.draw, state=RunState.SETTLED).exclude(pk=run.pk).update(
+            state=RunState.SUPERSEDED
+        )
+        draw = Draw.objects.select_for_update().get(pk=run.draw_id)
+        before = draw.state
+        draw.state = DrawState.SETTLED
+        draw.save(update_fields=["state", "updated_at"])
+        audit_record(
+            actor="system:settlement", action="lottery.draw_settled", obj=draw,
+            before={"state": before}, after={"state": DrawState.SETTLED},
+            data={"run": run.pk, "version": run.version, "lines": run.lines_count, "winners": winners,
+                  "paid_cents": paid, "breakage_cents": breakage, "turnover_cents": run.turnover_cents,
+                  "previous_version": run.previous.version if run.previous_id else None},
+        )
+        rollover = {t.class_key: t.rollover_out_cents for t in tiers if t.rollover_out_cents}
+        if rollover or draw.rollover_to.exists():
+            hand_over_rollover(actor="system:settlement", source=draw, rollover=rollover,
+                               reason=f"settlement v{run.version}")
+

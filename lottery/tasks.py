@@ -1,0 +1,46 @@
+"""Lottery jobs. Tasks take ids, call a service and are safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="lottery.tasks.close_due_draws")
+def close_due_draws() -> dict:
+    """Every minute: open sales that are due and close sales whose close time has passed."""
+    from .services.draws import close_due_draws as run
+
+    return run(actor="system:draw_clock")
+
+
+@shared_task(name="lottery.tasks.settle_run", soft_time_limit=3 * 60 * 60, time_limit=3 * 60 * 60 + 60)
+def settle_run(run_id: int) -> dict:
+    """Settle one run (claimed by compare-and-set; a repeated or late message does nothing)."""
+    from .services.settlement import run_settlement
+
+    run = run_settlement(run_id)
+    return {"run": run.pk, "state": run.state, "phase": run.phase, "chunks_done": run.chunks_done}
+
+
+@shared_task(name="lottery.tasks.settlement_watchdog")
+def settlement_watchdog() -> list[int]:
+    """Every minute: re-send runs whose worker died or whose message was lost."""
+    from .services.settlement import watchdog
+
+    return watchdog()
+
+
+@shared_task(name="lottery.tasks.pay_draw")
+def pay_draw(draw_id: int) -> dict:
+    """Credit the due payouts of an approved draw (one ledger entry each; a rerun pays nothing twice)."""
+    from .services.payouts import pay_draw as run
+
+    return run(draw_id)
+
+
+@shared_task(name="lottery.tasks.pay_refunds")
+def pay_refunds(draw_id: int) -> dict:
+    """Refund the players' stakes of a cancelled draw to their game accounts."""
+    from .services.payouts import pay_refunds as run
+
+    return run(draw_id)

@@ -1,0 +1,211 @@
+"""Retail sales files: validated completely, loaded all or nothing, every bad row reported."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+
+from compliance.models import AuditEvent
+from lottery.models import Line, Wager
+from lottery.rules.bitmask import picks_to_mask
+from lottery.services import DrawStateError
+from lottery.services.retail import HEADER, retail_import
+from tests.factories import DrawFactory
+from tests.lottery.support import lotto_row, sales_file
+
+
+@pytest.fixture
+def draw(db):
+    return DrawFactory(state="closed")
+
+
+def _sold(draw):
+    return draw.sales_open_at + dt.timedelta(hours=1)
+
+
+def _import(draw, rows, actor="system:test", **kwargs):
+    return retail_import(actor=actor, draw=draw, stream=sales_file(rows, **kwargs), file_name="sales.csv")
+
+
+def _good_rows(draw):
+    t = _sold(draw)
+    return [
+        lotto_row("A1", t, (1, 2, 3, 4, 5, 6, 7)),
+        lotto_row("A1", t, (8, 9, 10, 11, 12, 13, 14), plus=12),
+        lotto_row("B2", t, (40, 39, 38, 37, 36, 35, 34), terminal="T0002"),
+    ]
+
+
+def test_a_good_file_is_imported(draw):
+    record = _import(draw, _good_rows(draw))
+    assert (record.state, record.rows, record.tickets, record.lines) == ("done", 3, 2, 3)
+
+
+def test_the_rows_of_a_ticket_make_one_wager(draw):
+    _import(draw, _good_rows(draw))
+    wager = Wager.objects.get(reference="A1")
+    assert (wager.channel, wager.line_count, wager.stake_cents, wager.retail_terminal) == ("retail", 2, 250, "T0001")
+
+
+def test_lines_are_stored_as_bitmasks(draw):
+    _import(draw, _good_rows(draw))
+    stored = sorted(Line.objects.filter(draw=draw).values_list("main_mask", "plus", "addon_cents"))
+    assert stored == sorted([(picks_to_mask(range(1, 8)), None, 0), (picks_to_mask(range(8, 15)), 12, 50),
+                             (picks_to_mask(range(34, 41)), None, 0)])
+
+
+def test_an_import_is_audited(draw):
+    record = _import(draw, _good_rows(draw))
+    assert AuditEvent.objects.filter(action="lottery.retail_imported", object_id=str(record.pk)).exists()
+
+
+def test_the_database_path_is_copy_on_postgresql_and_batches_elsewhere(draw):
+    record = _import(draw, _good_rows(draw))
+    assert record.method == ("copy" if connection.vendor == "postgresql" else "batches")
+
+
+def test_a_file_with_a_bad_row_loads_nothing(draw):
+    rows = _good_rows(draw) + [lotto_row("C3", _sold(draw), (1, 2, 3, 4, 5, 6, 41))]
+    record = _import(draw, rows)
+    assert (record.state, Line.objects.filter(draw=draw).count(), Wager.objects.count()) == ("failed", 0, 0)
+
+
+def test_every_bad_row_is_reported_by_its_row_number(draw):
+    t = _sold(draw)
+    rows = [
+        lotto_row("A1", t),
+        lotto_row("B2", t, (1, 2, 3, 4, 5, 6, 41)),  # row 3: out of range
+        lotto_row("C3", t, (1, 1, 3, 4, 5, 6, 7)),  # row 4: duplicate
+        lotto_row("D4", t, plus=31),  # row 5: plus out of range
+        lotto_row("E5", draw.sales_close_at + dt.timedelta(minutes=1)),  # row 6: after the close
+        lotto_row("F6", t, stake=0),  # row 7: no stake
+    ]
+    record = _import(draw, rows)
+    assert [e["row"] for e in record.errors] == [3, 4, 5, 6, 7]
+
+
+def test_the_report_says_what_is_wrong(draw):
+    record = _import(draw, [lotto_row("B2", _sold(draw), (1, 2, 3, 4, 5, 6, 41))])
+    assert "out of range 1..40" in " ".join(record.errors[0]["errors"])
+
+
+def test_a_value_that_is_not_a_number_is_reported(draw):
+    row = lotto_row("B2", _sold(draw)).replace(",7,", ",seven,")
+    record = _import(draw, [lotto_row("A1", _sold(draw)), row])
+    assert record.errors == [{"row": 3, "ticket": "B2", "errors": ["n7: 'seven' is not a whole number"]}]
+
+
+def test_a_row_with_missing_columns_is_reported(draw):
+    record = _import(draw, [lotto_row("A1", _sold(draw)), "B2,2026-01-01T00:00:00+00:00,T1,1,2,3"])
+    assert record.errors[0]["row"] == 3 and "expected 15 columns" in record.errors[0]["errors"][0]
+
+
+def test_rows_of_one_ticket_must_agree_on_the_sale(draw):
+    t = _sold(draw)
+    record = _import(draw, [lotto_row("A1", t), lotto_row("A1", t + dt.timedelta(minutes=5))])
+    assert record.errors[0]["errors"] == ["sold_at: differs from row 2 of the same ticket"]
+
+
+def test_a_wrong_header_is_refused(draw):
+    record = _import(draw, _good_rows(draw), header="ticket,numbers\n")
+    assert (record.state, record.errors[0]["row"]) == ("failed", 1)
+
+
+def test_an_empty_file_is_refused(draw):
+    record = _import(draw, [])
+    assert record.errors[0]["errors"] == ["the file has no sales rows"]
+
+
+def test_trailing_blank_lines_are_not_rows(draw):
+    record = retail_import(actor="system:test", draw=draw, file_name="s.csv",
+                           stream=sales_file(_good_rows(draw) + ["\n", "\n"]))
+    assert (record.state, record.rows) == ("done", 3)
+
+
+def test_the_same_file_is_not_imported_twice(draw):
+    _import(draw, _good_rows(draw))
+    again = _import(draw, _good_rows(draw))
+    assert "already imported" in again.errors[0]["errors"][0]
+
+
+def test_a_ticket_already_imported_is_reported(draw):
+    _import(draw, _good_rows(draw)[:1])
+    record = _import(draw, [lotto_row("Z9", _sold(draw)), lotto_row("A1", _sold(draw), (2, 3, 4, 5, 6, 7, 8))])
+    assert record.errors == [{"row": 3, "ticket": "A1", "errors": ["ticket A1 was already imported"]}]
+
+
+def test_a_refused_import_is_recorded_and_audited(draw):
+    record = _import(draw, [lotto_row("B2", _sold(draw), (1, 2, 3, 4, 5, 6, 41))])
+    assert AuditEvent.objects.filter(action="lottery.retail_import_refused", object_id=str(record.pk)).exists()
+
+
+def test_sales_cannot_be_imported_once_a_result_is_entered(db):
+    draw = DrawFactory(state="result_entered")
+    with pytest.raises(DrawStateError, match="retail sales are imported"):
+        _import(draw, _good_rows(draw))
+
+
+def test_eurojackpot_lines_keep_their_stars(db):
+    draw = DrawFactory(game_code="eurojackpot", state="closed")
+    t = timezone_iso(_sold(draw))
+    record = _import(draw, [f"E1,{t},T1,1,2,3,4,5,,,3,12,,250,0"])
+    assert (record.state, Line.objects.get(draw=draw).extra_mask) == ("done", picks_to_mask([3, 12]))
+
+
+def test_eurojackpot_lines_need_two_different_stars(db):
+    draw = DrawFactory(game_code="eurojackpot", state="closed")
+    t = timezone_iso(_sold(draw))
+    record = _import(draw, [f"E1,{t},T1,1,2,3,4,5,,,3,3,,250,0"])
+    assert "duplicated" in " ".join(record.errors[0]["errors"])
+
+
+def test_a_milli_line_has_no_plussa(db):
+    draw = DrawFactory(game_code="milli", state="closed")
+    t = timezone_iso(_sold(draw))
+    record = _import(draw, [f"M1,{t},T1,1,2,3,4,5,6,,,,5,100,50"])
+    assert record.state == "failed"
+
+
+def test_the_header_constant_matches_the_documented_columns():
+    assert ",".join(HEADER) == "ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents"
+
+
+def timezone_iso(value):
+    from django.utils import timezone
+
+    return timezone.localtime(value).isoformat()
+
+
+@pytest.mark.postgres
+def test_postgresql_reports_the_same_rows_as_the_validator(draw):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY exists only on PostgreSQL")
+    from lottery.formats import line_format
+    from lottery.services.retail import _validate_all
+
+    t = _sold(draw)
+    rows = [lotto_row("A1", t), lotto_row("B2", t, (1, 2, 3, 4, 5, 6, 41)), lotto_row("C3", t, plus=0),
+            lotto_row("A1", t, terminal="T9"), lotto_row("D4", t, stake=2_000_000)]
+    record = _import(draw, rows)
+    report, _, _ = _validate_all(draw, line_format("lotto", draw.ruleset.params), sales_file(rows), keep=False)
+    assert record.errors == report.entries
+
+
+def test_the_command_imports_a_file(draw, tmp_path):
+    from django.core.management import call_command
+
+    path = tmp_path / "sales.csv"
+    path.write_bytes(sales_file(_good_rows(draw)).getvalue())
+    call_command("import_retail_sales", str(path), "--draw", f"lotto:{draw.number}")
+    assert Line.objects.filter(draw=draw).count() == 3
+
+
+def test_the_command_fails_on_a_refused_file(draw, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    path = tmp_path / "sales.csv"
+    path.write_bytes(sales_file([lotto_row("B2", _sold(draw), (1, 2, 3, 4, 5, 6, 41))]).getvalue())
+    with pytest.raises(CommandError, match="1 bad rows"):
+        call_command("import_retail_sales", str(path), "--draw", str(draw.pk))
