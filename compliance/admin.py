@@ -147,7 +147,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Approval)
 class ApprovalAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "kind", "target_repr", "state", "requested_by", "requested_at", "decided_by", "decided_at")
+    list_display = ("pk", "kind", "target_repr", "state", "requester", "requested_at", "decided_by", "decided_at")
     list_filter = ("state", "kind")
 
 

@@ -1,25 +1,28 @@
 """Four-eyes approvals: one person asks, a different person decides (DESIGN §3, §5).
 
-Any app that needs a second person registers a handler for its kind and asks through
-`approval_request(...)`; the handler runs, in the decider's transaction, only when a *different*
-person approves:
+This is the one mechanism for "a second person must confirm": registry imports, early lifting of
+bans, draw results, corrections, settlement payouts and large wins. An app registers a handler for
+its kind and asks through `approval_request(...)`; the handler runs, in the decider's transaction,
+only when a *different* person approves:
 
     from compliance.approvals import register_approval_handler, approval_request
 
     def _apply_payout(approval, *, approver):           # does the work, audits it
         ...
 
-    register_approval_handler("lottery.payout", _apply_payout)   # in AppConfig.ready()
+    register_approval_handler("lottery.payout", _apply_payout)   # at import, loaded by AppConfig.ready()
     approval_request(actor=user, kind="lottery.payout", obj=draw, payload={...}, reason="...")
 
 Both steps are audit events (`approval.requested`, `approval.approved` / `approval.rejected`, the
-decider recorded as `approver`). The handler's own audit event should name the requester as actor
-and the decider as `approver=`. See docs/compliance.md.
+decider recorded as `approver`). The handler's own audit event names the requester as actor and the
+decider as `approver=`. See docs/compliance.md.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import models, transaction
@@ -29,32 +32,60 @@ from .audit import _plain, audit_record
 from .models import Approval
 
 Handler = Callable[..., Any]
-_HANDLERS: dict[str, Handler] = {}
-# Handlers that may be registered only for a reject (e.g. to mark a staged import rejected).
-_REJECT_HANDLERS: dict[str, Handler] = {}
-# Permission a decider must hold for the kind, besides compliance.decide_approval.
-_PERMISSIONS: dict[str, str] = {}
 
 
-class FourEyesError(Exception):
-    """The decision is not allowed: same person as the requester, or not pending any more."""
+class ApprovalRefused(Exception):
+    """A request or a decision was refused; `str(exc)` is a message fit for staff.
+
+    A handler refuses by raising it (or a subclass, e.g. the lottery's DrawError): the decision is
+    rolled back with the handler's work and the request stays pending."""
+
+
+class FourEyesError(ApprovalRefused):
+    """The decision is not allowed: same person as the requester, missing permission, or not pending
+    any more."""
+
+
+@dataclass(frozen=True)
+class _Kind:
+    on_approve: Handler
+    on_reject: Handler | None = None
+    on_cancel: Handler | None = None
+    permission: str = ""
+    rejection_refused: str = ""
+    link: Callable[[Approval], str] | None = None
+
+
+_KINDS: dict[str, _Kind] = {}
 
 
 def register_approval_handler(kind: str, fn: Handler, *, on_reject: Handler | None = None,
-                              permission: str = "") -> None:
-    """`fn(approval, *, approver)` runs when an approval of `kind` is approved; `on_reject` (same
-    signature) when it is rejected. `permission`, when given, is needed to decide this kind, besides
-    `compliance.decide_approval`. Registering again replaces the previous handler."""
-    _HANDLERS[kind] = fn
-    if on_reject is not None:
-        _REJECT_HANDLERS[kind] = on_reject
-    if permission:
-        _PERMISSIONS[kind] = permission
+                              on_cancel: Handler | None = None, permission: str = "",
+                              rejection_refused: str = "", link: Callable[[Approval], str] | None = None) -> None:
+    """Register what an approval of `kind` does. Registering again replaces the previous registration.
+
+    - `fn(approval, *, approver)` runs when it is approved; `on_reject(approval, *, approver)` when it
+      is rejected; `on_cancel(approval, *, actor)` when the requester withdraws it. All run in the
+      deciding transaction; `approval.decided_at` is the time of the decision and `approval.note` its note.
+    - `permission`, when given, is needed to decide this kind, besides `compliance.decide_approval`.
+    - `rejection_refused`, when given, means this kind is never rejected (the request waits until it is
+      approved or made void by the step that changed its object): a rejection is refused with this text.
+    - `link(approval) -> url` is shown on the approvals page (e.g. the draw the request is about).
+    """
+    _KINDS[kind] = _Kind(on_approve=fn, on_reject=on_reject, on_cancel=on_cancel, permission=permission,
+                         rejection_refused=rejection_refused, link=link)
+
+
+def kind_permission(kind: str) -> str:
+    """The permission a decider needs for this kind besides compliance.decide_approval ("" for none)."""
+    registered = _KINDS.get(kind)
+    return registered.permission if registered else ""
 
 
 def may_decide(user, approval: Approval) -> bool:
     """Whether `user` may decide this request (never their own)."""
-    needed = ["compliance.decide_approval", *([_PERMISSIONS[approval.kind]] if approval.kind in _PERMISSIONS else [])]
+    permission = kind_permission(approval.kind)
+    needed = ["compliance.decide_approval", *([permission] if permission else [])]
     return (
         user.is_authenticated
         and user.pk != approval.requested_by_id
@@ -63,8 +94,22 @@ def may_decide(user, approval: Approval) -> bool:
     )
 
 
+def may_reject(approval: Approval) -> bool:
+    """Whether this kind can be rejected at all (some wait until approved or made void)."""
+    registered = _KINDS.get(approval.kind)
+    return registered is None or not registered.rejection_refused
+
+
+def approval_link(approval: Approval) -> str:
+    """The page the request is about, when its kind says so; "" otherwise."""
+    registered = _KINDS.get(approval.kind)
+    if registered is None or registered.link is None:
+        return ""
+    return registered.link(approval) or ""
+
+
 def approval_kinds() -> list[str]:
-    return sorted(_HANDLERS)
+    return sorted(_KINDS)
 
 
 def approval_target(approval: Approval) -> models.Model | None:
@@ -76,13 +121,33 @@ def approval_target(approval: Approval) -> models.Model | None:
     return model.objects.filter(pk=approval.target_id).first()
 
 
+def approval_pending_for(*, kind: str, obj: models.Model, lock: bool = False) -> Approval | None:
+    """The pending request of `kind` about `obj`, if any (locked FOR UPDATE with `lock=True`)."""
+    qs = Approval.objects.filter(kind=kind, state=Approval.State.REQUESTED, target_type=obj._meta.label_lower,
+                                 target_id=str(obj.pk)).select_related("requested_by")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    return qs.order_by("pk").first()
+
+
+def _is_person(actor: Any) -> bool:
+    return actor is not None and not isinstance(actor, str) and bool(getattr(actor, "is_authenticated", False))
+
+
 @transaction.atomic
 def approval_request(*, actor, kind: str, obj: models.Model | None, payload: dict | None = None,
                      reason: str = "", request=None) -> Approval:
-    """Ask for a second person's approval of `kind` on `obj`; audited as `approval.requested`."""
-    if kind not in _HANDLERS:
+    """Ask for a second person's approval of `kind` on `obj`; audited as `approval.requested`.
+
+    `actor` is the person asking, or a job ("system:<job>") when a step of the system asks (a
+    finished settlement asks for its payout approval); a job's request can be decided by any person
+    the kind's handler accepts."""
+    if kind not in _KINDS:
         raise ValueError(f"No approval handler is registered for {kind!r}.")
-    if actor is None or isinstance(actor, str) or not actor.is_authenticated:
+    if isinstance(actor, str):
+        if not actor.startswith("system:"):
+            raise FourEyesError('An approval is requested by a signed-in person or a system job ("system:<job>").')
+    elif not _is_person(actor):
         raise FourEyesError("An approval must be requested by a signed-in person.")
     approval = Approval.objects.create(
         kind=kind,
@@ -91,7 +156,8 @@ def approval_request(*, actor, kind: str, obj: models.Model | None, payload: dic
         target_repr=str(obj)[:255] if obj is not None else "",
         payload=_plain(payload or {}),  # dates and Decimals become strings, as in the audit trail
         reason=reason,
-        requested_by=actor,
+        requested_by=None if isinstance(actor, str) else actor,
+        requested_by_repr=(actor if isinstance(actor, str) else actor.get_username())[:150],
     )
     audit_record(
         actor=actor,
@@ -105,23 +171,29 @@ def approval_request(*, actor, kind: str, obj: models.Model | None, payload: dic
 
 
 @transaction.atomic
-def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "", request=None) -> Approval:
+def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "", now: dt.datetime | None = None,
+                    request=None) -> Approval:
     """Approve (running the kind's handler) or reject a pending request. The decider must not be the
     requester; the decision and the handler's work commit together or not at all."""
-    approval = Approval.objects.select_for_update().get(pk=approval.pk)
+    approval = Approval.objects.select_for_update(of=("self",)).select_related("requested_by").get(pk=approval.pk)
     if approval.state != Approval.State.REQUESTED:
         raise FourEyesError(f"This request was already {approval.get_state_display()}; nothing to decide.")
-    if actor is None or isinstance(actor, str) or not actor.is_authenticated:
+    if not _is_person(actor):
         raise FourEyesError("A decision must be made by a signed-in person.")
     if actor.pk == approval.requested_by_id:
         raise FourEyesError(
             "Four-eyes rule: you asked for this yourself, so a different person must approve or reject it."
         )
-    if approval.kind in _PERMISSIONS and not actor.has_perm(_PERMISSIONS[approval.kind]):
-        raise FourEyesError(f"Deciding {approval.kind} needs the permission {_PERMISSIONS[approval.kind]}.")
+    registered = _KINDS.get(approval.kind)
+    if registered is not None and registered.permission and not actor.has_perm(registered.permission):
+        raise FourEyesError(f"Deciding {approval.kind} needs the permission {registered.permission}.")
+    if not approve and registered is not None and registered.rejection_refused:
+        raise ApprovalRefused(registered.rejection_refused)
+    if approve and registered is None:
+        raise FourEyesError(f"No handler is registered for {approval.kind!r}; nothing was changed.")
     approval.state = Approval.State.APPROVED if approve else Approval.State.REJECTED
     approval.decided_by = actor
-    approval.decided_at = timezone.now()
+    approval.decided_at = now or timezone.now()
     approval.note = note
     approval.save(update_fields=["state", "decided_by", "decided_at", "note"])
     audit_record(
@@ -129,32 +201,54 @@ def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "",
         action="approval.approved" if approve else "approval.rejected",
         obj=approval,
         data={"kind": approval.kind, "target": f"{approval.target_type}:{approval.target_id}",
-              "requested_by": approval.requested_by.get_username(), "note": note},
+              "requested_by": approval.requester, "note": note},
         approver=actor,
         significant=True,
         request=request,
     )
-    handler = (_HANDLERS if approve else _REJECT_HANDLERS).get(approval.kind)
-    if approve and handler is None:
-        raise FourEyesError(f"No handler is registered for {approval.kind!r}; nothing was changed.")
+    handler = None if registered is None else (registered.on_approve if approve else registered.on_reject)
     if handler is not None:
         handler(approval, approver=actor)
     return approval
 
 
 @transaction.atomic
-def approval_cancel(*, actor, approval: Approval, request=None) -> Approval:
-    """The requester withdraws a pending request."""
-    approval = Approval.objects.select_for_update().get(pk=approval.pk)
+def approval_cancel(*, actor, approval: Approval, note: str = "", now: dt.datetime | None = None,
+                    request=None) -> Approval:
+    """The requester withdraws a pending request (the kind's `on_cancel` runs in this transaction)."""
+    approval = Approval.objects.select_for_update(of=("self",)).get(pk=approval.pk)
     if approval.state != Approval.State.REQUESTED:
         raise FourEyesError("Only a pending request can be cancelled.")
-    if actor.pk != approval.requested_by_id:
+    if not _is_person(actor) or actor.pk != approval.requested_by_id:
         raise FourEyesError("Only the person who asked can cancel a request.")
     approval.state = Approval.State.CANCELLED
-    approval.decided_at = timezone.now()
-    approval.save(update_fields=["state", "decided_at"])
-    audit_record(actor=actor, action="approval.cancelled", obj=approval, data={"kind": approval.kind},
+    approval.decided_at = now or timezone.now()
+    approval.note = note
+    approval.save(update_fields=["state", "decided_at", "note"])
+    audit_record(actor=actor, action="approval.cancelled", obj=approval,
+                 data={"kind": approval.kind, "target": f"{approval.target_type}:{approval.target_id}", "note": note},
                  request=request)
+    registered = _KINDS.get(approval.kind)
+    if registered is not None and registered.on_cancel is not None:
+        registered.on_cancel(approval, actor=actor)
+    return approval
+
+
+@transaction.atomic
+def approval_void(*, actor, approval: Approval, reason: str, now: dt.datetime | None = None) -> Approval:
+    """Close a pending request whose object no longer needs the decision (the draw was cancelled, the
+    result corrected, the payout superseded). Called by the service that changed the object, in its
+    transaction; no handler runs. Audited as `approval.voided` with the reason."""
+    approval = Approval.objects.select_for_update(of=("self",)).get(pk=approval.pk)
+    if approval.state != Approval.State.REQUESTED:
+        raise FourEyesError("Only a pending request can be made void.")
+    approval.state = Approval.State.CANCELLED
+    approval.decided_at = now or timezone.now()
+    approval.note = reason
+    approval.save(update_fields=["state", "decided_at", "note"])
+    audit_record(actor=actor, action="approval.voided", obj=approval,
+                 data={"kind": approval.kind, "target": f"{approval.target_type}:{approval.target_id}",
+                       "reason": reason})
     return approval
 
 

@@ -109,13 +109,26 @@ class ScreeningFilterForm(forms.Form):
 
 
 class ReportForm(forms.Form):
+    """The reports page's request form. Which fields a kind reads: the period (unless the kind is about
+    one draw) and its `extra_params`; the kind's own check (`ReportKind.prepare`) runs in `clean`."""
+
     kind = forms.ChoiceField(label=_("Report"))
     language = forms.ChoiceField(label=_("Language"))
-    since = forms.DateField(label=_("From (date)"), widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=_("Until (date, included)"), widget=forms.DateInput(attrs={"type": "date"}))
+    since = forms.DateField(label=_("From (date)"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=_("Until (date, included)"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
     actor = forms.CharField(label=_("Actor (audit extract)"), required=False, max_length=150)
     object_type = forms.CharField(label=_("Object type (audit extract)"), required=False, max_length=100)
     object_id = forms.CharField(label=_("Object id (audit extract)"), required=False, max_length=64)
+    draw = forms.TypedChoiceField(label=_("Settled draw (draw payout report)"), required=False, coerce=int,
+                                  empty_value=None)
+    draw_id = forms.IntegerField(label=_("or draw id"), required=False, min_value=1)
+    version = forms.IntegerField(label=_("Settlement version (empty: the newest settled)"), required=False,
+                                 min_value=1)
+    game = forms.ChoiceField(label=_("Game (large wins)"), required=False)
+
+    # The settled draws offered in the select, newest first; older ones are reached by their id.
+    DRAW_CHOICES = 200
 
     def __init__(self, *args, **kwargs):
         from django.conf import settings
@@ -125,19 +138,69 @@ class ReportForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(k.key, k.title) for k in KINDS.values()]
         self.fields["language"].choices = settings.LANGUAGES
+        self.fields["draw"].choices = [("", "–"), *settled_draw_choices(self.DRAW_CHOICES)]
+        self.fields["game"].choices = [("", _("all games")), *game_choices()]
+        self._params: dict = {}
 
     def clean(self):
+        from .reports import KINDS
+
         data = super().clean()
-        if data.get("since") and data.get("until") and data["since"] > data["until"]:
-            raise forms.ValidationError(_("'From' must not be after 'Until'."))
+        definition = KINDS.get(data.get("kind") or "")
+        if definition is None:
+            return data
+        params: dict = {}
+        if definition.period:
+            if not data.get("since") or not data.get("until"):
+                raise forms.ValidationError(_("Give the period: 'From' and 'Until'."))
+            if data["since"] > data["until"]:
+                raise forms.ValidationError(_("'From' must not be after 'Until'."))
+            params = {"since": data["since"].isoformat(), "until": data["until"].isoformat()}
+        for key in definition.extra_params:
+            value = (data.get("draw_id") or data.get("draw")) if key == "draw" else data.get(key)
+            if isinstance(value, str):
+                value = value.strip()
+            if value not in (None, ""):
+                params[key] = value
+        if not definition.period and "draw" in definition.extra_params and "draw" not in params:
+            raise forms.ValidationError(_("Choose a settled draw, or give a draw id."))
+        try:
+            self._params = definition.prepare(params)
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
         return data
 
     def params(self) -> dict:
+        """The kind's parameters, checked and completed (valid form only)."""
+        return self._params
+
+    @staticmethod
+    def kind_fields() -> dict[str, list[str]]:
+        """The fields each kind reads (the page shows only those of the chosen kind)."""
         from .reports import KINDS
 
-        d = self.cleaned_data
-        params = {"since": d["since"].isoformat(), "until": d["until"].isoformat()}
-        for key in KINDS[d["kind"]].extra_params:
-            if d.get(key, "").strip():
-                params[key] = d[key].strip()
-        return params
+        out = {}
+        for key, k in KINDS.items():
+            names = ["since", "until"] if k.period else []
+            for param in k.extra_params:
+                names += ["draw", "draw_id"] if param == "draw" else [param]
+            out[key] = names
+        return out
+
+
+def settled_draw_choices(limit: int) -> list[tuple[int, str]]:
+    """Draws with a settled settlement, newest draw first: (id, 'Lotto #12 · 2026-03-14')."""
+    from django.db.models import Exists, OuterRef
+    from django.utils import timezone
+
+    from lottery.models import Draw, RunState, SettlementRun
+
+    settled = SettlementRun.objects.filter(draw=OuterRef("pk"), state=RunState.SETTLED)
+    draws = Draw.objects.filter(Exists(settled)).select_related("game").order_by("-draw_at", "-pk")[:limit]
+    return [(d.pk, f"{d} · {timezone.localtime(d.draw_at):%Y-%m-%d}") for d in draws]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    from lottery.models import Game
+
+    return list(Game.objects.order_by("pk").values_list("code", "name"))

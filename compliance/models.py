@@ -269,7 +269,8 @@ class Approval(models.Model):
     """A four-eyes approval: one person asks, a different person approves or rejects.
 
     On approval the handler registered for `kind` (compliance.approvals) carries out the action in
-    the same transaction.
+    the same transaction. A step of the system may ask too (a finished settlement asks for its payout
+    approval): then `requested_by` is empty and `requested_by_repr` names the job ("system:settlement").
     """
 
     class State(models.TextChoices):
@@ -286,8 +287,11 @@ class Approval(models.Model):
     reason = models.TextField(_("reason"), blank=True)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.REQUESTED)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested by")
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("requested by"),
     )
+    # The requester's user name, or the job that asked ("system:settlement"); shown and audited.
+    requested_by_repr = models.CharField(_("requested by"), max_length=150, blank=True)
     requested_at = models.DateTimeField(_("requested at"), default=timezone.now)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
@@ -306,11 +310,22 @@ class Approval(models.Model):
                 condition=models.Q(decided_by__isnull=True) | ~models.Q(decided_by=models.F("requested_by")),
                 name="compliance_approval_four_eyes",
             ),
+            models.CheckConstraint(
+                condition=models.Q(requested_by__isnull=False) | ~models.Q(requested_by_repr=""),
+                name="compliance_approval_names_requester",
+            ),
         ]
         indexes = [models.Index(fields=["state", "kind"], name="compliance_approval_state_idx")]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.state})"
+
+    @property
+    def requester(self) -> str:
+        """Who asked: the person's user name or the job."""
+        if self.requested_by_repr:
+            return self.requested_by_repr
+        return self.requested_by.get_username() if self.requested_by_id else ""
 
 
 class Report(models.Model):

@@ -58,10 +58,14 @@ DRAW_SUPERVISION = [
 ]
 # Money out: a settlement's approval for payout, and a large win's own approval.
 PAYOUT_APPROVAL = ["lottery.approve_settlement"]
+# The approvals page and its decisions (compliance.approvals). Which kinds a person may decide is
+# limited by each kind's own permission (lottery.confirm_result, compliance.import_registry, ...).
+FOUR_EYES = ["compliance.view_approval", "compliance.decide_approval"]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
     OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout", *DRAW_VIEWS, *DRAW_OPERATIONS],
-    DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL],
+    DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL,
+                      *FOUR_EYES],
     COMPLIANCE_OFFICER: [
         *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS, *DRAW_VIEWS, *PAYOUT_APPROVAL,
         "lottery.approve_large_win",

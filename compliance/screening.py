@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -78,7 +79,7 @@ class Decision:
 
 
 def _euros(cents: int) -> str:
-    return f"{cents / 100:,.2f} {settings.OPERATOR_CURRENCY}".replace(",", " ")
+    return f"{Decimal(cents).scaleb(-2):,.2f} {settings.OPERATOR_CURRENCY}".replace(",", " ")
 
 
 class _Context:

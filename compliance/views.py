@@ -9,7 +9,7 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
-from django.utils.translation import gettext as _gettext
+from django.utils.translation import gettext
 from django.views import View
 from django.views.generic import DetailView, TemplateView
 
@@ -80,7 +80,11 @@ class ApprovalListView(StaffPermissionRequired, TemplateView):
         ctx = super().get_context_data(**kwargs)
         user = self.request.user
         pending = list(approvals_mod.pending_approvals().order_by("requested_at", "pk"))
-        ctx["pending"] = [(a, approvals_mod.may_decide(user, a)) for a in pending]
+        ctx["pending"] = [
+            {"approval": a, "may_decide": approvals_mod.may_decide(user, a), "may_reject": approvals_mod.may_reject(a),
+             "link": approvals_mod.approval_link(a)}
+            for a in pending
+        ]
         ctx["decided"] = Approval.objects.exclude(state=Approval.State.REQUESTED).select_related(
             "requested_by", "decided_by")[:30]
         ctx["form"] = DecideApprovalForm()
@@ -95,17 +99,19 @@ class ApprovalDecideView(StaffPermissionRequired, View):
         approval = get_object_or_404(Approval, pk=pk)
         form = DecideApprovalForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _gettext("Choose approve or reject."))
+            messages.error(request, gettext("Choose approve or reject."))
             return redirect("compliance:approvals")
         try:
             approvals_mod.approval_decide(
                 actor=request.user, approval=approval, approve=form.cleaned_data["decision"] == "approve",
                 note=form.cleaned_data["note"], request=request,
             )
-        except (approvals_mod.FourEyesError, registry_services.RegistryImportError) as exc:
+        except (approvals_mod.ApprovalRefused, registry_services.RegistryImportError) as exc:
+            # The four-eyes rule, a missing permission, or the handler's refusal (e.g. a draw no longer
+            # in the state the request was about): nothing was changed, the request stays pending.
             messages.error(request, str(exc))
         else:
-            messages.success(request, _gettext("Decision recorded."))
+            messages.success(request, gettext("Decision recorded."))
         return redirect("compliance:approvals")
 
 
@@ -149,9 +155,9 @@ class RegistryImportView(StaffPermissionRequired, View):
             messages.error(request, str(exc))
             return redirect("compliance:registries")
         if batch.state == RegistryImport.State.FAILED:
-            messages.error(request, _gettext("The file was refused; nothing was imported. See the errors below."))
+            messages.error(request, gettext("The file was refused; nothing was imported. See the errors below."))
         else:
-            messages.success(request, _gettext("The file is staged; a second person must approve it on the approvals page."))
+            messages.success(request, gettext("The file is staged; a second person must approve it on the approvals page."))
         return redirect("compliance:registry-import", pk=batch.pk)
 
 
@@ -181,7 +187,7 @@ class BanAddView(StaffPermissionRequired, View):
         except registry_services.RegistryImportError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, _gettext("Entry added."))
+            messages.success(request, gettext("Entry added."))
         return redirect("compliance:registries")
 
 
@@ -193,7 +199,7 @@ class BanLiftView(StaffPermissionRequired, View):
         entry = get_object_or_404(ExclusionEntry, pk=pk)
         form = LiftBanForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _gettext("Give a reason for lifting the ban early."))
+            messages.error(request, gettext("Give a reason for lifting the ban early."))
             return redirect("compliance:registries")
         try:
             registry_services.ban_lift_request(actor=request.user, entry=entry, reason=form.cleaned_data["reason"],
@@ -201,7 +207,7 @@ class BanLiftView(StaffPermissionRequired, View):
         except (registry_services.RegistryImportError, approvals_mod.FourEyesError) as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, _gettext("Lifting requested; a second person must approve it."))
+            messages.success(request, gettext("Lifting requested; a second person must approve it."))
         return redirect("compliance:registries")
 
 
@@ -237,9 +243,11 @@ class ReportListView(StaffPermissionRequired, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         today = timezone.localdate()
-        ctx["form"] = ReportForm(initial={
-            "since": today.replace(day=1), "until": today, "language": self.request.LANGUAGE_CODE[:2],
-        })
+        initial = {"since": today.replace(day=1), "until": today, "language": self.request.LANGUAGE_CODE[:2]}
+        # Preselected from a link (e.g. ?kind=draw_payout&draw=12).
+        initial.update({k: v for k, v in self.request.GET.items() if k in ("kind", "draw", "draw_id", "game")})
+        ctx["form"] = ReportForm(initial=initial)
+        ctx["kind_fields"] = ReportForm.kind_fields()
         ctx["reports"] = Report.objects.all()[:50]
         return ctx
 
@@ -257,7 +265,7 @@ class ReportCreateView(StaffPermissionRequired, View):
             return redirect("compliance:reports")
         report = report_request(actor=request.user, kind=form.cleaned_data["kind"], params=form.params(),
                                 language=form.cleaned_data["language"], request=request)
-        messages.success(request, _gettext("Report %(id)s requested.") % {"id": report.pk})
+        messages.success(request, gettext("Report %(id)s requested.") % {"id": report.pk})
         return redirect("compliance:reports")
 
 
@@ -280,7 +288,9 @@ class ReportDownloadView(StaffPermissionRequired, View):
         field = {"pdf": r.pdf, "csv": r.csv}.get(fmt)
         if r.status != Report.Status.DONE or not field:
             raise Http404("The report is not ready.")
-        name = f"valvoja-{r.kind}-{r.params.get('since', '')}-{r.params.get('until', '')}-{r.pk}.{fmt}"
+        from .reports.render import report_file_name
+
+        name = report_file_name(r, fmt)
         return FileResponse(field.open("rb"), as_attachment=True, filename=name,
                             content_type="application/pdf" if fmt == "pdf" else "text/csv; charset=utf-8")
 

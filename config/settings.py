@@ -150,11 +150,11 @@ PLAYER_SESSION_IDLE_MINUTES = env.int("PLAYER_SESSION_IDLE_MINUTES", default=30)
 
 # Draw pipeline (docs/draws.md). Settlement writes winners in chunks of this many line ids, one
 # transaction each (a rerun resumes after the last committed chunk).
-LOTTERY_SETTLEMENT_CHUNK_LINES = env.int("LOTTERY_SETTLEMENT_CHUNK_LINES", default=250_000)
-# Chunks a settlement writes at once on PostgreSQL, each over its own connection. 1 by default: on
-# the 2-core reference machine side-by-side chunks contend for the same winner index pages and gain
-# nothing; raise it where there are cores to spare.
-LOTTERY_SETTLEMENT_WORKERS = env.int("LOTTERY_SETTLEMENT_WORKERS", default=1)
+LOTTERY_SETTLEMENT_CHUNK_LINES = env.int("LOTTERY_SETTLEMENT_CHUNK_LINES", default=500_000)
+# Worker connections of a settlement on PostgreSQL (docs/draws.md, "Settlement"): they read the
+# chunks with path B while path A counts, then write the winners, each its share of the chunks.
+# 1 reads and writes the chunks one after the other on the worker's own connection.
+LOTTERY_SETTLEMENT_WORKERS = env.int("LOTTERY_SETTLEMENT_WORKERS", default=2)
 # A payout at or above this many cents waits for its own approval by a second user after the
 # settlement's approval (large wins get a second look before the money moves).
 LOTTERY_LARGE_WIN_CENTS = env.int("LOTTERY_LARGE_WIN_CENTS", default=10_000_000)

@@ -88,8 +88,12 @@ class _DrawStep(APIView):
         raise NotImplementedError
 
 
+RESULT_FIELDS = ("numbers", "additional", "stars", "viking", "plus", "kunkku", "lucky", "bonus", "date", "letter",
+                 "digits", "city", "number")
+
+
 def _result(data: dict) -> dict:
-    return {k: data[k] for k in ("numbers", "additional", "stars", "viking", "plus") if data.get(k) not in (None, [])}
+    return {k: data[k] for k in RESULT_FIELDS if data.get(k) not in (None, [])}
 
 
 @extend_schema(request=None, responses={200: s.DrawDetailSerializer})
@@ -263,7 +267,8 @@ class WagerPlaceAPI(APIView):
             return Response({"detail": "No such draw.", "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
         try:
             placed = wager_place(actor=request.user, draw=data["draw"], player=player, session=session,
-                                 reference=data["reference"], lines=data["lines"], request=request)
+                                 reference=data["reference"], lines=data["lines"], addons=data.get("addons") or (),
+                                 request=request)
         except services.DrawError as exc:
             return _refusal(exc)
         except PlayerError as exc:

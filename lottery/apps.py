@@ -16,6 +16,10 @@ def _sqlite_functions(sender, connection, **kwargs):
         from .matching import sqlite_popcount
 
         connection.connection.create_function("valvoja_popcount", 1, sqlite_popcount, deterministic=True)
+        # Exact floor(a * b / c) for the multiplier games' capped prizes (lottery.games.base.muldiv_sql).
+        from .games.base import sqlite_muldiv
+
+        connection.connection.create_function("valvoja_muldiv", 3, sqlite_muldiv, deterministic=True)
 
 
 class LotteryConfig(AppConfig):
@@ -27,3 +31,6 @@ class LotteryConfig(AppConfig):
         # (idempotent; a version is never changed, so this only ever adds what is missing).
         post_migrate.connect(_load_rulesets, sender=self, dispatch_uid="lottery.load_rulesets")
         connection_created.connect(_sqlite_functions, dispatch_uid="lottery.sqlite_functions")
+        # The draw pipeline's four-eyes kinds (lottery.result, .correction, .payout, .large_win) are
+        # registered with compliance.approvals when the services load; the approvals page needs them.
+        from . import services  # noqa: F401

@@ -1,5 +1,6 @@
 """Demo draws for `manage.py seed_demo`: a settled and paid Lotto round, one awaiting its result, one
-open for sales with its Jokeri add-on, an open Eurojackpot round. Idempotent (skips existing draws)."""
+open for sales with its Jokeri add-on draw (retail Jokeri sales), an open Eurojackpot round and an
+open Keno round with retail sales. Idempotent (skips existing draws)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,37 @@ def _sales_file(draw, lines: int, seed: int) -> io.BytesIO:
         plus = str(rng.randint(1, fmt.plus_max)) if fmt.plus_max and rng.random() < 0.4 else ""
         out.append(",".join([f"DEMO-{draw.game.code}-{draw.number}-{ticket:05d}", sold, f"SHOP{ticket % 40:02d}",
                              *main, *sec, plus, "250" if fmt.game == "eurojackpot" else "100", "50" if plus else "0"]))
+    return io.BytesIO(("\n".join(out) + "\n").encode())
+
+
+def _game_sales_file(draw, lines: int, seed: int) -> io.BytesIO:
+    """Retail sales of a Keno or Jokeri draw (lottery.games columns): random tickets of 1-4 lines,
+    a third of them with the add-on (Kunkku, Tuplaus)."""
+    from .games import retail_header
+
+    rng = random.Random(seed)
+    header = retail_header(draw.game.code)
+    sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=2)).isoformat()
+    out = [",".join(header)]
+    ticket = left = 0
+    for _ in range(lines):
+        if left == 0:
+            ticket += 1
+            left = rng.randint(1, 4)
+        left -= 1
+        row = {"ticket": f"DEMO-{draw.game.code}-{draw.number}-{ticket:05d}", "sold_at": sold,
+               "terminal": f"SHOP{ticket % 40:02d}", "stake_cents": rng.choice([100, 200, 500])}
+        addon = rng.random() < 1 / 3
+        if draw.game.code == "keno":
+            for i, n in enumerate(sorted(rng.sample(range(1, 71), rng.randint(2, 11))), start=1):
+                row[f"n{i}"] = n
+            row["kunkku"] = 1 if addon else ""
+        else:
+            row["digits"] = "".join(str(rng.randint(0, 9)) for _ in range(7))
+            if addon:
+                row["tuplaus_position"], row["tuplaus_digit"] = rng.randint(1, 7), rng.randint(0, 9)
+        row["addon_cents"] = 100 if addon else 0
+        out.append(",".join(str(row.get(column, "")) for column in header))
     return io.BytesIO(("\n".join(out) + "\n").encode())
 
 
@@ -86,7 +118,16 @@ def seed(stdout=None) -> None:
         close_due_draws(actor=ACTOR)
         retail_import(actor=users["operator"], draw=waiting, stream=_sales_file(waiting, 2000, 2), file_name="demo-1002.csv")
     schedule("lotto", 1003, today + dt.timedelta(days=5), jackpot=2_000_000_00)
-    schedule("jokeri", 1003, today + dt.timedelta(days=5))
+    jokeri, new = schedule("jokeri", 1003, today + dt.timedelta(days=5), jackpot=100_000_00)  # linked to Lotto 1003
+    if new:
+        close_due_draws(actor=ACTOR)
+        retail_import(actor=users["operator"], draw=jokeri, stream=_game_sales_file(jokeri, 300, 4),
+                      file_name="demo-jokeri-1003.csv")
+    keno, new = schedule("keno", 2001, today + dt.timedelta(days=1))
+    if new:
+        close_due_draws(actor=ACTOR)
+        retail_import(actor=users["operator"], draw=keno, stream=_game_sales_file(keno, 800, 3),
+                      file_name="demo-keno-2001.csv")
     schedule("eurojackpot", 501, today + dt.timedelta(days=3))
     close_due_draws(actor=ACTOR)
     if stdout is not None and made:

@@ -6,6 +6,8 @@ the permission of its step; a refusal (DrawError) comes back as a message on the
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -19,12 +21,13 @@ from django.views.generic import DetailView, FormView, TemplateView
 from compliance.access import StaffPermissionRequired
 
 from . import forms, services
-from .formats import NUMBER_GAMES
+from .formats import NUMBER_GAMES, PIPELINE_GAMES
 from .models import Draw, DrawResult, DrawState, Game, Payout, ResultStatus, RetailImport, RunState, TierResult
 from .selectors import (
     BOARD_COLUMNS,
     current_run,
     draw_board,
+    draw_pending_approvals,
     settlement_diff_classes,
     settlement_diff_winners,
     winners_page,
@@ -40,6 +43,13 @@ COLUMN_LABELS = {
     "settling": gettext_lazy("Settling"),
     "settled": gettext_lazy("Settled"),
     "cancelled": gettext_lazy("Cancelled"),
+}
+# What each four-eyes request of the draw waits for (compliance.approvals kinds).
+APPROVAL_STEPS = {
+    "lottery.result": gettext_lazy("Confirmation of the entered result"),
+    "lottery.correction": gettext_lazy("Confirmation of the correction"),
+    "lottery.payout": gettext_lazy("Approval of the settlement for payout"),
+    "lottery.large_win": gettext_lazy("Approval of a large win"),
 }
 
 
@@ -94,9 +104,9 @@ def _actions(draw: Draw, user, pending: DrawResult | None, proposed: DrawResult 
         if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED) and \
                 draw.game.code in ("eurojackpot", "vikinglotto"):
             out.append("central")
-    if can("lottery.import_sales") and state in (S.OPEN, S.CLOSED) and draw.game.code in NUMBER_GAMES:
+    if can("lottery.import_sales") and state in (S.OPEN, S.CLOSED) and draw.game.code in PIPELINE_GAMES:
         out.append("import")
-    if can("lottery.enter_result") and state == S.CLOSED and draw.game.code in NUMBER_GAMES:
+    if can("lottery.enter_result") and state == S.CLOSED and draw.game.code in PIPELINE_GAMES:
         out.append("enter")
     if can("lottery.confirm_result") and state == S.RESULT_ENTERED and pending is not None:
         out.append("confirm" if pending.entered_by_id != user.pk else "confirm_other")
@@ -139,7 +149,14 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
         shown = settled_run(draw) or run
         game = draw.game.code
         actions = _actions(draw, user, pending, proposed, run)
+        waiting = draw_pending_approvals(draw)
+        large_wins = {a.target_id: a for a in waiting if a.kind == "lottery.large_win"}
+        held = list(Payout.objects.filter(run=shown, state=Payout.State.HELD).order_by("-amount_cents")[:50]) if shown else []
+        for payout in held:
+            payout.pending_approval = large_wins.get(str(payout.pk))
         ctx.update(
+            approvals=[{"approval": a, "step": APPROVAL_STEPS.get(a.kind, a.kind)} for a in waiting
+                       if a.kind != "lottery.large_win"],
             results=results, pending=pending, proposed=proposed, confirmed=confirmed, run=run, shown_run=shown,
             tiers=list(TierResult.objects.filter(run=shown)) if shown else [],
             runs=list(draw.settlement_runs.order_by("-version")),
@@ -147,18 +164,20 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
             addon_draws=list(draw.addon_draws.select_related("game")),
             actions=actions,
             settling=run is not None and run.state in (RunState.PENDING, RunState.RUNNING),
-            supported=game in NUMBER_GAMES,
+            supported=game in PIPELINE_GAMES,
             result_form=forms.ResultEntryForm(game=game, prefix="enter"),
             correction_form=forms.CorrectionForm(game=game, prefix="correct"),
             jackpot_form=forms.JackpotForm(prefix="jackpot", initial={
-                "jackpot": None if draw.jackpot_cents is None else draw.jackpot_cents / 100,
+                "jackpot": None if draw.jackpot_cents is None else Decimal(draw.jackpot_cents).scaleb(-2),
                 "to_highest_class": draw.jackpot_to_highest_class}),
             central_form=forms.CentralInputsForm(prefix="central", initial={"figures": _json(draw.central_inputs)}),
             reason_form=forms.ReasonForm(),
             cancel_form=forms.RequiredReasonForm(prefix="cancel"),
             import_form=forms.RetailImportForm(),
             payouts=_payout_summary(shown) if shown else [],
-            held=list(Payout.objects.filter(run=shown, state=Payout.State.HELD).order_by("-amount_cents")[:50]) if shown else [],
+            held=held,
+            # The payout report (compliance.reports) is of a settled version.
+            payout_report=shown is not None and shown.state == RunState.SETTLED and user.has_perm("compliance.add_report"),
         )
         return ctx
 
@@ -374,6 +393,34 @@ class RetryPayoutsView(DrawActionView):
         services.payouts_retry(actor=self.request.user, draw=draw, request=self.request)
 
 
+class PayoutReportView(StaffPermissionRequired, View):
+    """Request the draw's payout report (compliance.reports: PDF and CSV of the newest settled version)
+    and go to the reports page, where it is made and downloaded."""
+
+    permission_required = "compliance.add_report"
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        from django.conf import settings
+        from django.utils.translation import get_language
+
+        from compliance.reports import report_request
+
+        draw = get_object_or_404(Draw.objects.select_related("game"), pk=pk)
+        language = (get_language() or "en")[:2]
+        if language not in dict(settings.LANGUAGES):
+            language = "en"
+        try:
+            report = report_request(actor=request.user, kind="draw_payout", params={"draw": draw.pk},
+                                    language=language, request=request)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+            return HttpResponseRedirect(reverse("lottery:draw", args=[draw.pk]))
+        messages.success(request, _("Payout report %(id)s of %(draw)s requested (settlement version %(version)s).") % {
+            "id": report.pk, "draw": draw, "version": report.params["version"]})
+        return HttpResponseRedirect(reverse("compliance:reports"))
+
+
 class ApproveLargeWinView(StaffPermissionRequired, View):
     permission_required = "lottery.approve_large_win"
     http_method_names = ["post"]
@@ -454,10 +501,12 @@ class RetailImportView(StaffPermissionRequired, FormView):
         return get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
 
     def get_context_data(self, **kwargs):
+        from .games import retail_header
         from .services.retail import HEADER
 
         ctx = super().get_context_data(**kwargs)
-        ctx.update(draw=self.draw, header=",".join(HEADER), imports=RetailImport.objects.filter(draw=self.draw)[:20])
+        header = HEADER if self.draw.game.code in NUMBER_GAMES else retail_header(self.draw.game.code)
+        ctx.update(draw=self.draw, header=",".join(header), imports=RetailImport.objects.filter(draw=self.draw)[:20])
         return ctx
 
     def form_valid(self, form):

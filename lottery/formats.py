@@ -17,10 +17,18 @@ from .rules.errors import InvalidResult
 
 #: Games whose lines are stored as bitmasks and settled set-based in the database.
 NUMBER_GAMES = ("lotto", "eurojackpot", "vikinglotto", "milli")
+#: Every game the draw pipeline sells and settles: the number games here, the other six in
+#: `lottery.games` (their own line encodings and settlement paths).
+PIPELINE_GAMES = NUMBER_GAMES + ("keno", "kaikki_tai_ei_mitaan", "synttarit", "jokeri", "lomatonni", "tahdenlento")
 
 
 class UnsupportedGame(ValueError):
     """The game is not settled (or sold) by the draw pipeline yet."""
+
+
+def require_pipeline_game(game: str) -> None:
+    if game not in PIPELINE_GAMES:
+        raise UnsupportedGame(f"{game} is not supported for sales and settlement.")
 
 
 def require_number_game(game: str) -> None:
@@ -88,8 +96,13 @@ def parse_result(game: str, params: Mapping[str, Any], data: Mapping[str, Any]) 
 
     ``data``: ``numbers`` (list or "1 2 3"), and per game ``additional`` (Lotto, Milli), ``stars``
     (Eurojackpot), ``viking`` (Vikinglotto), ``plus`` (Lotto, Vikinglotto when Plussa is offered).
-    Raises ``InvalidResult`` with a readable message.
+    Raises ``InvalidResult`` with a readable message. The other games' results: `lottery.games`.
     """
+    if game not in NUMBER_GAMES:
+        require_pipeline_game(game)
+        from .games import codec
+
+        return codec(game).parse_result(params, data)
     f = line_format(game, params)
     name = game.capitalize()
 
@@ -150,6 +163,11 @@ def parse_line(game: str, params: Mapping[str, Any], main: list[int], secondary:
 
 def result_text(numbers: Mapping[str, Any]) -> str:
     """'3 8 14 22 27 33 40 + 12, plus 7' style text of a canonical result."""
+    from .games import result_text_of
+
+    other = result_text_of(numbers)
+    if other is not None:
+        return other
     out = " ".join(str(n) for n in numbers.get("numbers", []))
     if numbers.get("additional") is not None:
         out += f" + {numbers['additional']}"

@@ -138,26 +138,48 @@ class DrawScheduleForm(forms.Form):
         return _cents(self.cleaned_data.get("jackpot"))
 
 
+RESULT_FIELDS = ("numbers", "additional", "stars", "viking", "plus", "kunkku", "lucky", "bonus", "date", "letter",
+                 "digits", "city", "number")
+
+
 class ResultForm(forms.Form):
-    """A draw result as staff read it from the draw: numbers separated by spaces."""
+    """A draw result as staff read it from the draw: numbers separated by spaces. Each game shows its
+    own fields (the number games above; Keno, Kaikki tai ei mitään, ... those of `lottery.games`)."""
 
     numbers = forms.CharField(label=_("Numbers"), help_text=_("The main numbers, separated by spaces."))
     additional = forms.IntegerField(label=_("Additional number"), required=False)
     stars = forms.CharField(label=_("Star numbers"), required=False)
     viking = forms.IntegerField(label=_("Viking number"), required=False)
     plus = forms.IntegerField(label=_("Plus number"), required=False)
+    kunkku = forms.IntegerField(label=_("Kunkku number"), help_text=_("One of the 20 drawn numbers."))
+    lucky = forms.IntegerField(label=_("Onnenapila lucky number"))
+    bonus = forms.CharField(label=_("Bonus token"), help_text=_("The token of the bonus draw."))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    letter = forms.CharField(label=_("Letter"), max_length=1)
+    digits = forms.CharField(label=_("Digits"), max_length=7, help_text=_("The 7 drawn digits in order, e.g. 0123456."))
+    city = forms.CharField(label=_("City"), max_length=100)
+    number = forms.IntegerField(label=_("Number"))
 
     def __init__(self, *args, game: str = "lotto", **kwargs):
+        from .games import CODECS
+
         super().__init__(*args, **kwargs)
-        keep = {"numbers", *{"lotto": ["additional", "plus"], "milli": ["additional"], "eurojackpot": ["stars"],
-                             "vikinglotto": ["viking", "plus"]}.get(game, [])}
+        if game in CODECS:
+            keep = set(CODECS[game].result_fields)
+            if "numbers" in keep:
+                self.fields["numbers"].help_text = _("The drawn numbers, separated by spaces.")
+        else:
+            keep = {"numbers", *{"lotto": ["additional", "plus"], "milli": ["additional"], "eurojackpot": ["stars"],
+                                 "vikinglotto": ["viking", "plus"]}.get(game, [])}
         for name in list(self.fields):
-            if name not in keep and name in ("additional", "stars", "viking", "plus"):
+            if name not in keep and name in RESULT_FIELDS:
                 del self.fields[name]
 
     def result(self) -> dict[str, Any]:
-        return {k: v for k, v in self.cleaned_data.items() if k in ("numbers", "additional", "stars", "viking", "plus")
-                and v not in (None, "")}
+        out = {k: v for k, v in self.cleaned_data.items() if k in RESULT_FIELDS and v not in (None, "")}
+        if "date" in out:
+            out["date"] = out["date"].isoformat()
+        return out
 
 
 class ResultEntryForm(ResultForm):
@@ -215,7 +237,9 @@ class RetailImportForm(forms.Form):
 
 
 class WinnerFilterForm(forms.Form):
-    class_no = forms.IntegerField(label=_("Class"), required=False, min_value=1)
+    # Kaikki tai ei mitään has a class 0 (0 correct); Keno and Tähdenlento cells are numbered
+    # level * 1000 + hits * 10 + column (docs/draws.md).
+    class_no = forms.IntegerField(label=_("Class"), required=False, min_value=0)
     boosted = forms.TypedChoiceField(
         label=_("Plussa boosted"), required=False, empty_value=None,
         choices=[("", _("any")), ("1", _("yes")), ("0", _("no"))], coerce=lambda v: v == "1",

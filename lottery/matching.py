@@ -134,15 +134,9 @@ class Drawn:
 PLUS_STATE = {0: None, 1: False, 2: True}  # the `p` feature: not in Plussa, plus number wrong, right
 
 
-def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, vendor: str) -> str:
-    """Lines, stakes and add-on stakes of the draw grouped by their features, packed in one integer
-    (`feature_key`: h main hits, s secondary hits, a additional number held, p plus number state):
-    one pass about as cheap as counting matches; the class of each group then comes from the
-    engine-derived table (`classify_group`).
-
-    Also the count and id range of the lines numbered by the table's own sequence (below 2**32; a
-    PostgreSQL retail import numbers its lines in a range of its own, see services.retail), which
-    plan the chunks."""
+def path_a_key_sql(game: str, params: Mapping[str, Any], drawn: Drawn, vendor: str) -> str:
+    """A line's features packed in one integer (`feature_key`: h main hits, s secondary hits, a
+    additional number held, p plus number state), hits as a popcount of the mask and the drawn mask."""
     f = line_format(game, params)
     hits = popcount_sql(f"main_mask & {drawn.main}", vendor)
     add = f"CASE WHEN (main_mask & {drawn.additional}) <> 0 THEN 4 ELSE 0 END" if f.additional else "0"
@@ -151,14 +145,28 @@ def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_i
         plus = f"CASE WHEN plus IS NULL THEN 0 WHEN plus = {drawn.plus} THEN 2 ELSE 1 END"
     else:
         plus = "CASE WHEN plus IS NULL THEN 0 ELSE 1 END"
-    direct = f"id < {DIRECT_ID_LIMIT}"
+    return f"{hits} * 32 + {sec} + {add} + {plus}"
+
+
+def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, vendor: str) -> str:
+    """Lines, stakes and add-on stakes of the draw grouped by their features (`path_a_key_sql`): one
+    pass about as cheap as counting matches; the class of each group then comes from the
+    engine-derived table (`classify_group`). The chunks are planned from the import records and the
+    lines numbered by the table's own sequence (`direct_lines_sql`), not from this query."""
     return (
-        f"SELECT k, COUNT(*), SUM(stake_cents), SUM(addon_cents), COUNT(*) FILTER (WHERE {direct}),"
-        f" MIN(id) FILTER (WHERE {direct}), MAX(id) FILTER (WHERE {direct}) FROM"
-        f" (SELECT {hits} * 32 + {sec} + {add} + {plus} AS k, id, stake_cents, addon_cents"
+        f"SELECT k, COUNT(*), SUM(stake_cents), SUM(addon_cents) FROM"
+        f" (SELECT {path_a_key_sql(game, params, drawn, vendor)} AS k, stake_cents, addon_cents"
         f"  FROM {LINE_TABLE} WHERE draw_id = {int(draw_id)}) t"
         f" GROUP BY k"
     )
+
+
+def direct_lines_sql(draw_id: int) -> str:
+    """Count and id range of the draw's lines numbered by the table's own sequence (below 2**32; a
+    PostgreSQL retail import numbers its lines in a range of its own, see services.retail). On
+    PostgreSQL only the first partition holds them, read through its BRIN index on draw_id."""
+    return (f"SELECT COUNT(*), MIN(id), MAX(id) FROM {LINE_TABLE}"
+            f" WHERE draw_id = {int(draw_id)} AND id < {DIRECT_ID_LIMIT}")
 
 
 def feature_key(key: int) -> tuple[int, int, int, int]:
@@ -239,30 +247,65 @@ def path_b_features_sql(drawn: Drawn) -> str:
     )
 
 
+def path_b_select_sql(
+    game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, lo: int, hi: int, vendor: str,
+) -> str:
+    """The winners among the draw's lines with lo <= id < hi: id, wager_id, cls (class), bst (1:
+    boosted by Plussa), by path B's own code."""
+    boosted = _plussa(params) if params.get("plussa") else []
+    boost = (f"CASE WHEN plus_ok = 1 AND cls IN ({', '.join(map(str, boosted))}) THEN 1 ELSE 0 END"
+             if boosted else "0")
+    keep = no_pullup(vendor)
+    return (
+        f"SELECT id, wager_id, cls, {boost} AS bst FROM ("
+        f"  SELECT id, wager_id, plus_ok, {path_b_class_sql(game, params)} AS cls FROM ("
+        f"    SELECT id, wager_id, {path_b_features_sql(drawn)} FROM {LINE_TABLE}"
+        f"    WHERE draw_id = {int(draw_id)} AND id >= {int(lo)} AND id < {int(hi)}"
+        f"    AND {path_b_candidates_sql(game, params, drawn, vendor)} {keep}"
+        f"  ) f {keep}"
+        ") c WHERE cls IS NOT NULL"
+    )
+
+
+def prize_sql(prizes: Mapping[int, int], cls: str = "cls", bst: str = "bst") -> str:
+    """A winner's prize from its class and boost: ``prizes`` maps code (class * 2 + boosted) -> cents,
+    from the engine's result. A class the counts did not see gets -1, which the check reports."""
+    whens = " ".join(f"WHEN {int(c)} THEN {int(p)}" for c, p in sorted(prizes.items()))
+    return f"CASE {cls} * 2 + {bst} {whens} ELSE -1 END" if prizes else "-1"
+
+
 def path_b_insert_sql(
     game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, run_id: int,
     prizes: Mapping[int, int], lo: int, hi: int, vendor: str,
 ) -> str:
-    """INSERT the winners among the draw's lines with lo <= id < hi, with their prizes.
-
-    ``prizes``: code (class * 2 + boosted) -> prize in cents, from the engine's result.
-    """
-    boosted = _plussa(params) if params.get("plussa") else []
-    boost = (f"CASE WHEN plus_ok = 1 AND cls IN ({', '.join(map(str, boosted))}) THEN 1 ELSE 0 END"
-             if boosted else "0")
-    # A class the counts did not see gets -1, which the check reports instead of a crash.
-    whens = " ".join(f"WHEN {int(c)} THEN {int(p)}" for c, p in sorted(prizes.items()))
-    prize = f"CASE cls * 2 + bst {whens} ELSE -1 END" if prizes else "-1"
-    keep = no_pullup(vendor)
+    """INSERT the winners among the draw's lines with lo <= id < hi, with their prizes."""
     return (
         "INSERT INTO lottery_winning (run_id, line_id, wager_id, class_no, boosted, prize_cents) "
-        f"SELECT {int(run_id)}, id, wager_id, cls, bst = 1, {prize} FROM ("
-        f"  SELECT id, wager_id, cls, {boost} AS bst FROM ("
-        f"    SELECT id, wager_id, plus_ok, {path_b_class_sql(game, params)} AS cls FROM ("
-        f"      SELECT id, wager_id, {path_b_features_sql(drawn)} FROM {LINE_TABLE}"
-        f"      WHERE draw_id = {int(draw_id)} AND id >= {int(lo)} AND id < {int(hi)}"
-        f"      AND {path_b_candidates_sql(game, params, drawn, vendor)} {keep}"
-        f"    ) f {keep}"
-        "  ) c WHERE cls IS NOT NULL"
-        ") w"
+        f"SELECT {int(run_id)}, id, wager_id, cls, bst = 1, {prize_sql(prizes)} FROM ("
+        f"{path_b_select_sql(game, params, drawn, draw_id, lo, hi, vendor)}) w"
     )
+
+
+# PostgreSQL, side by side with path A: path B's winners wait in the connection's temporary table
+# until the engine has given the prizes (lottery.services.settlement).
+
+def held_winners_sql() -> list[str]:
+    """Create (or empty) the session's temporary table of winners waiting for their prizes."""
+    return ["CREATE TEMPORARY TABLE IF NOT EXISTS settle_winners (chunk bigint NOT NULL, line_id bigint NOT NULL,"
+            " wager_id bigint NOT NULL, class_no smallint NOT NULL, bst smallint NOT NULL)",
+            "TRUNCATE pg_temp.settle_winners"]
+
+
+def path_b_hold_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, chunk: int,
+                    lo: int, hi: int) -> str:
+    """Path B's winners of a chunk into the session's temporary table, tagged with the chunk."""
+    return (f"INSERT INTO pg_temp.settle_winners (chunk, line_id, wager_id, class_no, bst)"
+            f" SELECT {int(chunk)}, id, wager_id, cls, bst FROM"
+            f" ({path_b_select_sql(game, params, drawn, draw_id, lo, hi, 'postgresql')}) w")
+
+
+def path_b_release_sql(run_id: int, prizes: Mapping[int, int], chunk: int) -> str:
+    """Write a chunk's held winners with their prizes, in line order."""
+    return ("INSERT INTO lottery_winning (run_id, line_id, wager_id, class_no, boosted, prize_cents)"
+            f" SELECT {int(run_id)}, line_id, wager_id, class_no, bst = 1, {prize_sql(prizes, 'class_no')}"
+            f" FROM pg_temp.settle_winners WHERE chunk = {int(chunk)} ORDER BY line_id")

@@ -133,7 +133,7 @@ def winners_page(run, flt: WinnerFilter, *, after: str | None = None, limit: int
     more = len(rows) > limit
     rows = rows[:limit]
     lines = {x["id"]: x for x in Line.objects.filter(pk__in=[r["line_id"] for r in rows])
-             .values("id", "main_mask", "extra_mask", "plus", "stake_cents", "addon_cents")}
+             .values("id", "main_mask", "extra_mask", "plus", "flags", "stake_cents", "addon_cents")}
     wagers = {x["id"]: x for x in Wager.objects.filter(pk__in={r["wager_id"] for r in rows})
               .values("id", "reference", "channel", "player_id", "retail_terminal")}
     for r in rows:
@@ -153,7 +153,9 @@ def settlement_diff_classes(run) -> list[dict]:
     new = {t.class_key: t for t in TierResult.objects.filter(run=run)}
     old = {t.class_key: t for t in TierResult.objects.filter(run_id=run.previous_id)} if run.previous_id else {}
     out = []
-    for key in sorted(set(new) | set(old), key=int):
+    # Classes in table order (a multiplier game's cells are keys such as "10-7-kunkku").
+    order = {k: t.position for k, t in {**old, **new}.items()}
+    for key in sorted(set(new) | set(old), key=lambda k: (order[k], k)):
         a, b = old.get(key), new.get(key)
         row = {
             "class_key": key,
@@ -197,3 +199,18 @@ def settlement_diff_winners(run, *, after: int | None = None, limit: int = 100) 
     for r in rows:
         r["delta_cents"] = (r["new_prize_cents"] or 0) - (r["old_prize_cents"] or 0)
     return rows, (rows[-1]["line_id"] if more and rows else None)
+
+
+def draw_pending_approvals(draw) -> list:
+    """The draw's four-eyes requests waiting for a second person (compliance.approvals): the result's
+    confirmation, a correction's, the settlement's approval for payout, large wins; oldest first."""
+    from compliance.models import Approval
+
+    from .services.draws import CORRECTION_KIND, RESULT_KIND
+    from .services.payouts import LARGE_WIN_KIND, PAYOUT_KIND
+
+    return list(
+        Approval.objects.filter(state=Approval.State.REQUESTED, payload__draw=draw.pk,
+                                kind__in=(RESULT_KIND, CORRECTION_KIND, PAYOUT_KIND, LARGE_WIN_KIND))
+        .select_related("requested_by").order_by("requested_at", "pk")
+    )

@@ -76,11 +76,24 @@ class DrawScheduleSerializer(serializers.Serializer):
 
 
 class ResultInputSerializer(serializers.Serializer):
-    numbers = serializers.ListField(child=serializers.IntegerField())
+    """A draw result; each game uses its own fields (docs/draws.md): Lotto numbers + additional + plus,
+    Eurojackpot numbers + stars, Vikinglotto numbers + viking + plus, Milli numbers + additional, Keno
+    numbers + kunkku, Kaikki tai ei mitään numbers + lucky, Tähdenlento numbers + bonus, Synttärit
+    date + letter, Jokeri digits, Lomatonni city + number."""
+
+    numbers = serializers.ListField(child=serializers.IntegerField(), required=False)
     additional = serializers.IntegerField(required=False)
     stars = serializers.ListField(child=serializers.IntegerField(), required=False)
     viking = serializers.IntegerField(required=False)
     plus = serializers.IntegerField(required=False)
+    kunkku = serializers.IntegerField(required=False, help_text="Keno: the Kunkku number, one of the 20.")
+    lucky = serializers.IntegerField(required=False, help_text="Kaikki tai ei mitään: the Onnenapila lucky number.")
+    bonus = serializers.CharField(required=False, help_text="Tähdenlento: the drawn bonus token.")
+    date = serializers.CharField(required=False, help_text="Synttärit: the drawn date, YYYY-MM-DD.")
+    letter = serializers.CharField(required=False, help_text="Synttärit: the drawn letter.")
+    digits = serializers.CharField(required=False, help_text="Jokeri: the 7 drawn digits in order, e.g. 0123456.")
+    city = serializers.CharField(required=False, help_text="Lomatonni: the drawn city.")
+    number = serializers.IntegerField(required=False, help_text="Lomatonni: the drawn number 1..100.")
 
 
 class ResultEntrySerializer(ResultInputSerializer):
@@ -122,13 +135,38 @@ class WinningSerializer(serializers.Serializer):
     prize_cents = serializers.IntegerField()
 
 
+class TuplausSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="1..7")
+    digit = serializers.IntegerField(help_text="0..9")
+
+
 class LineInputSerializer(serializers.Serializer):
-    numbers = serializers.ListField(child=serializers.IntegerField())
+    """A line; each game uses its own fields (docs/draws.md, "Wagers from sales channels")."""
+
+    numbers = serializers.ListField(child=serializers.IntegerField(), required=False)
     stars = serializers.ListField(child=serializers.IntegerField(), required=False)
     viking = serializers.IntegerField(required=False, allow_null=True)
     plus = serializers.IntegerField(required=False, allow_null=True)
     stake_cents = serializers.IntegerField()
     plus_cents = serializers.IntegerField(required=False, default=0)
+    kunkku = serializers.BooleanField(required=False, help_text="Keno: played as Kunkku-Keno.")
+    king_number = serializers.IntegerField(required=False, allow_null=True,
+                                           help_text="Keno: the designated king number (designated mode only).")
+    lucky = serializers.IntegerField(required=False, allow_null=True,
+                                     help_text="Kaikki tai ei mitään: the Onnenapila lucky number.")
+    bonus = serializers.CharField(required=False, allow_null=True, help_text="Tähdenlento: the bonus-draw token.")
+    date = serializers.CharField(required=False, help_text="Synttärit: YYYY-MM-DD.")
+    letter = serializers.CharField(required=False, help_text="Synttärit: one letter.")
+    digits = serializers.CharField(required=False, help_text="Jokeri: 7 digits, e.g. 0123456.")
+    tuplaus = TuplausSerializer(required=False, allow_null=True, help_text="Jokeri: the Tuplaus position and digit.")
+    city = serializers.CharField(required=False, help_text="Lomatonni: the city.")
+    number = serializers.IntegerField(required=False, allow_null=True, help_text="Lomatonni: the number 1..100.")
+    addon_cents = serializers.IntegerField(required=False, default=0,
+                                           help_text="The add-on fee: Kunkku, Onnenapila, bonus draw, Tuplaus.")
+
+
+class AddonLineInputSerializer(LineInputSerializer):
+    game = serializers.ChoiceField(choices=["jokeri", "lomatonni"])
 
 
 class WagerPlaceSerializer(serializers.Serializer):
@@ -137,24 +175,48 @@ class WagerPlaceSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     session = serializers.IntegerField(help_text="The player's open play session.")
     lines = LineInputSerializer(many=True)
+    addons = AddonLineInputSerializer(
+        many=True, required=False,
+        help_text="Jokeri and Lomatonni lines played as add-ons, in the add-on draws linked to the draw (§2).",
+    )
 
 
 class LineSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    draw = serializers.IntegerField(source="draw_id")
     numbers = serializers.SerializerMethodField()
     secondary = serializers.SerializerMethodField()
     plus = serializers.IntegerField(allow_null=True)
     stake_cents = serializers.IntegerField()
     plus_cents = serializers.IntegerField(source="addon_cents")
+    addon_cents = serializers.IntegerField()
+    picks = serializers.SerializerMethodField(help_text="The line in its game's terms (lottery.games).")
+
+    def _other(self, line) -> dict | None:
+        """Keno, Jokeri, ...: the stored line described by its game (context `games`: draw -> code, params)."""
+        from .games import CODECS
+
+        code, params = (self.context.get("games") or {}).get(line.draw_id, (None, None))
+        if code not in CODECS:
+            return None
+        return CODECS[code].describe_line(line.main_mask, line.extra_mask, line.plus, line.flags, params)
+
+    def get_picks(self, line) -> dict | None:
+        return self._other(line)
 
     def get_numbers(self, line) -> list[int]:
         from .rules.bitmask import mask_to_picks
 
+        other = self._other(line)
+        if other is not None:
+            return list(other.get("numbers") or [])
         return mask_to_picks(line.main_mask)
 
     def get_secondary(self, line) -> list[int]:
         from .rules.bitmask import mask_to_picks
 
+        if self._other(line) is not None:
+            return []
         return mask_to_picks(line.extra_mask)
 
 
@@ -170,7 +232,12 @@ class WagerSerializer(serializers.Serializer):
     lines = serializers.SerializerMethodField()
 
     def get_lines(self, wager) -> list[dict]:
-        return LineSerializer(wager.lines.order_by("id"), many=True).data
+        from .models import Draw
+
+        lines = list(wager.lines.order_by("id"))
+        games = {pk: (code, params) for pk, code, params in
+                 Draw.objects.filter(pk__in={x.draw_id for x in lines}).values_list("pk", "game__code", "ruleset__params")}
+        return LineSerializer(lines, many=True, context={**self.context, "games": games}).data
 
 
 class PayoutSerializer(serializers.Serializer):

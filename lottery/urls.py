@@ -30,6 +30,7 @@ urlpatterns = [
     path("draws/<int:pk>/settlement/retry/", draw_views.RetrySettlementView.as_view(), name="draw-retry"),
     path("draws/<int:pk>/approve/", draw_views.ApproveSettlementView.as_view(), name="draw-approve"),
     path("draws/<int:pk>/payouts/retry/", draw_views.RetryPayoutsView.as_view(), name="draw-payouts-retry"),
+    path("draws/<int:pk>/payout-report/", draw_views.PayoutReportView.as_view(), name="draw-payout-report"),
     path("payouts/<int:pk>/approve/", draw_views.ApproveLargeWinView.as_view(), name="payout-approve"),
     path("imports/<int:pk>/", draw_views.RetailImportDetailView.as_view(), name="import"),
 ]

@@ -3,7 +3,8 @@
 - Aino Virtanen: verified, funded, with her own deposit limit and one finished session with a reminder;
 - Mikko Korhonen: registered, not verified (cannot deposit or play);
 - Liisa Nieminen: verified, funded, self-excluded for 90 days;
-- Jari Mäkelä: verified and funded, then entered on the demo exclusion register (his deposit is refused);
+- Jari Mäkelä: verified and funded, then found on the demo national exclusion register, which is loaded
+  through the real import (uploaded by `compliance`, approved by `compliance2`): his deposit is refused;
 - the operator's mandatory loss limits: 500 EUR per day, 2,000 EUR per month;
 - the API user `channel` with the Sales channel role (token only, no password, no back office).
 
@@ -21,7 +22,7 @@ from rest_framework.authtoken.models import Token
 from compliance import roles
 from compliance.audit import audit_record
 from compliance.models import ExclusionRegistry
-from compliance.services import exclusion_entry_add, staff_set_roles
+from compliance.services import staff_set_roles
 
 from . import rules, services
 from .errors import PlayerError
@@ -59,6 +60,28 @@ def _register(first, last, birth, individual, email) -> tuple[Player, str, bool]
         street_address="Demokatu 1",
     )
     return player, hetu, True
+
+
+def _import_register(registry: ExclusionRegistry, hetu: str) -> None:
+    """Load the demo national register the way staff do: a file staged by one compliance officer and
+    applied when a second one approves it (four eyes), so its import history and freshness show."""
+    from compliance.approvals import approval_decide
+    from compliance.models import Approval
+    from compliance.registry_services import registry_import_stage
+
+    users = get_user_model().objects
+    today = timezone.localdate()
+    rows = [f"{hetu},FI,{today - dt.timedelta(days=400)},,DEMO-0001"]
+    for n, birth in enumerate((dt.date(1980, 5, 5), dt.date(1991, 9, 9), dt.date(1962, 12, 1)), start=2):
+        rows.append(f"{rules.finnish_id(birth, 990 + n)},FI,{today - dt.timedelta(days=30 * n)},"
+                    f"{today + dt.timedelta(days=365)},DEMO-{n:04d}")
+    data = ("identifier,country,starts,ends,external_id\n" + "\n".join(rows) + "\n").encode()
+    batch = registry_import_stage(actor=users.get(username="compliance"), registry=registry, data=data,
+                                  file_name="demo-national-register.csv", reason="Weekly register extract (demo)")
+    approval = Approval.objects.get(target_type="compliance.registryimport", target_id=str(batch.pk),
+                                    state=Approval.State.REQUESTED)
+    approval_decide(actor=users.get(username="compliance2"), approval=approval, approve=True,
+                    note="File checked against the register keeper's checksum (demo)")
 
 
 def _channel_user() -> str:
@@ -138,12 +161,7 @@ def seed(stdout) -> None:
             services.account_deposit(
                 actor=ACTOR, account=account, amount_cents=100_00, reference="demo-jari-1"
             )
-            exclusion_entry_add(
-                actor=ACTOR,
-                registry=registry,
-                national_id=hetu,
-                external_id="DEMO-0001",
-            )
+            _import_register(registry, hetu)
             try:  # shows a refused attempt (and its significant audit event) on the staff pages
                 services.account_deposit(
                     actor=ACTOR, account=account, amount_cents=50_00, reference="demo-jari-2"

@@ -1,7 +1,10 @@
 """The report kinds: what rows each one has and which template draws it.
 
 A kind is a `ReportKind(key, title, version, template, columns, rows)`. `rows(params)` returns a
-list of dicts with the column keys (plain strings and numbers, so CSV and PDF show the same values).
+list of dicts with the column keys (plain strings and numbers, so CSV and PDF show the same values;
+in the PDF a column whose key ends in `_cents` is shown in euros). A kind whose report is more than
+a period and a list (the draw payout report) gives `build(params) -> ReportData` instead, and
+`prepare(params)` to check and complete its parameters when the report is requested.
 Bump `version` whenever the template or the rows change what a report shows.
 """
 
@@ -9,7 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -17,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import ScreeningDecision
 from ..selectors import AuditFilter, audit_events
+
 
 def zone() -> ZoneInfo:
     return ZoneInfo(settings.TIME_ZONE)
@@ -31,8 +36,35 @@ def period_bounds(params: dict) -> tuple[dt.datetime, dt.datetime]:
 def local(value: dt.datetime | None) -> str:
     return value.astimezone(zone()).strftime("%Y-%m-%d %H:%M:%S") if value else ""
 
+
+def euros(cents: Any) -> str:
+    """12345678 -> '123 456.78' (integer arithmetic; a no-break space between thousands); '' stays ''."""
+    if cents is None or cents == "":
+        return ""
+    value = int(cents)
+    whole, rest = divmod(abs(value), 100)
+    return ("-" if value < 0 else "") + f"{whole:,}".replace(",", "\u00a0") + f".{rest:02d}"
+
+
+def pdf_cell(key: str, value: Any) -> str:
+    """How a row's value is shown in the PDF (the CSV keeps the value): money columns in euros."""
+    return euros(value) if key.endswith("_cents") else str(value)
+
+
 def _person(p) -> str:
     return f"{p.pk} {p.first_name} {p.last_name}" if p is not None else ""
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """What one report shows. Nothing in it may depend on when or by whom the report is made."""
+
+    rows: list[dict]  # the listing: a table, or fixed-width lines above render.LISTING_ROWS
+    heading: str  # the page header's right-hand text: the period, or the draw
+    as_of: dt.datetime  # the PDF's creation date: the end of the period, or the data's last change
+    context: dict = field(default_factory=dict)  # what the kind's template shows besides the rows
+    csv_rows: list[dict] | None = None  # the CSV's rows when they are more than `rows`
+
 
 @dataclass(frozen=True)
 class ReportKind:
@@ -41,10 +73,38 @@ class ReportKind:
     version: str
     template: str
     columns: tuple[tuple[str, object], ...]
-    rows: Callable[[dict], list[dict]]
+    rows: Callable[[dict], list[dict]] | None
     extra_params: tuple[str, ...] = ()
     # Characters per column in the fixed-width listing that large reports use (render.LISTING_ROWS).
     widths: tuple[int, ...] = ()
+    # A kind that is not "a period and a list": its own report data, parameter check, CSV columns
+    # (default: the column keys) and PDF cell text (default: pdf_cell).
+    build: Callable[[dict], ReportData] | None = None
+    prepare_params: Callable[[dict], dict] | None = None
+    csv_columns: tuple[str, ...] = ()
+    cell: Callable[[str, Any], str] = pdf_cell
+    period: bool = True  # the report covers a period (since, until)
+    # Rows per <table> in the table layout (0: one table), lines per block in the listing layout.
+    table_rows: int = 0
+    block_lines: int = 60
+
+    def prepare(self, params: dict) -> dict:
+        """Check the parameters of a request and complete them (e.g. the settlement version that is
+        current), so that the archived parameters say exactly what was reported. ValueError if bad."""
+        if self.prepare_params is not None:
+            return self.prepare_params(dict(params))
+        try:
+            period_bounds(params)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"The period needs 'since' and 'until' dates ({exc}).") from None
+        return params
+
+    def data(self, params: dict) -> ReportData:
+        if self.build is not None:
+            return self.build(params)
+        _, until = period_bounds(params)
+        return ReportData(rows=self.rows(params), heading=f"{params['since']} – {params['until']}", as_of=until)
+
 
 def audit_extract_rows(params: dict) -> list[dict]:
     since, until = period_bounds(params)
@@ -107,6 +167,13 @@ def player_protection_rows(params: dict) -> list[dict]:
                      "detail": f"until {local(x.ends_at) if x.ends_at else 'permanent'}"})
     return rows
 
+
+def _lottery_kinds() -> tuple[ReportKind, ...]:
+    from .draws import DRAW_PAYOUT, LARGE_WINS
+
+    return DRAW_PAYOUT, LARGE_WINS
+
+
 KINDS: dict[str, ReportKind] = {
     k.key: k
     for k in (
@@ -128,6 +195,7 @@ KINDS: dict[str, ReportKind] = {
             (("section", _("Section")), ("time", _("Time")), ("person", _("Person")), ("detail", _("Detail"))),
             player_protection_rows, (), (14, 19, 40, 80),
         ),
+        *_lottery_kinds(),
     )
 }
 

@@ -13,10 +13,11 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
 
 from ..audit import audit_record
 from ..models import Report
-from .kinds import get_kind, period_bounds
+from .kinds import get_kind
 
 LANGUAGES = [code for code, _ in settings.LANGUAGES]
 # Above this many rows a report is laid out as fixed-width lines instead of a table: WeasyPrint lays
@@ -31,13 +32,14 @@ def _progress(report: Report, value: int) -> None:
 
 
 def report_request(*, actor, kind: str, params: dict, language: str = "en", request=None) -> Report:
-    """Record a queued report and start the task once the row is committed."""
+    """Record a queued report and start the task once the row is committed. ValueError when the
+    parameters do not fit the kind (the message is for staff)."""
     from ..tasks import report_generate
 
     definition = get_kind(kind)
     if language not in LANGUAGES:
         raise ValueError(f"Unknown language {language!r}")
-    period_bounds(params)  # validates the period
+    params = definition.prepare(params)  # checked and completed (e.g. the settlement version reported)
     with transaction.atomic():
         report = Report.objects.create(
             kind=kind, params=params, language=language, version=definition.version,
@@ -67,36 +69,46 @@ def render_bytes(kind: str, params: dict, language: str) -> tuple[bytes, bytes, 
     from weasyprint import HTML
 
     definition = get_kind(kind)
-    rows = definition.rows(params)
+    with translation.override(language):
+        data = definition.data(params)
+        labels = [str(label) for _, label in definition.columns]
+        cells = [[definition.cell(key, row.get(key, "")) for key, _ in definition.columns] for row in data.rows]
+    rows = data.rows
+    csv_columns = definition.csv_columns or tuple(key for key, _ in definition.columns)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([key for key, _ in definition.columns])
-    for row in rows:
-        writer.writerow([row.get(key, "") for key, _ in definition.columns])
+    writer.writerow(csv_columns)
+    for row in rows if data.csv_rows is None else data.csv_rows:
+        writer.writerow([row.get(key, "") for key in csv_columns])
     csv_bytes = out.getvalue().encode("utf-8")
-    since, until = period_bounds(params)
-    cells = [[row.get(key, "") for key, _ in definition.columns] for row in rows]
     listing = len(rows) > LISTING_ROWS
-    with translation.override(language):
-        labels = [str(label) for _, label in definition.columns]
-    header, blocks = "", []
+    header, blocks, chunks = "", [], []
     if listing:
         widths = definition.widths or tuple(max(8, len(x)) for x in labels)
-        header = _line(labels, widths)
-        lines = [_line(c, widths) for c in cells]
-        blocks = ["\n".join(lines[i:i + LINES_PER_BLOCK]) for i in range(0, len(lines), LINES_PER_BLOCK)]
+        right = [key.endswith("_cents") for key, _ in definition.columns]  # amounts line up on the right
+        header = _line(labels, widths, right)
+        lines = [_line(c, widths, right) for c in cells]
+        step = definition.block_lines or LINES_PER_BLOCK
+        blocks = ["\n".join(lines[i:i + step]) for i in range(0, len(lines), step)]
+    elif cells:
+        step = definition.table_rows or len(cells)
+        chunks = [cells[i:i + step] for i in range(0, len(cells), step)]
     with translation.override(language):
+        title = str(definition.title)
         html = render_to_string(
             definition.template,
             {
-                "kind": definition, "title": definition.title, "params": params,
+                "kind": definition, "title": title, "title_css": _css_string(title), "params": params,
+                "heading": data.heading, "heading_css": _css_string(data.heading),
                 "extra": [(k, params[k]) for k in definition.extra_params if params.get(k)],
-                "columns": definition.columns, "rows": rows,
-                "chunks": [cells] if cells and not listing else [],
+                "columns": definition.columns, "rows": rows, "chunks": chunks,
+                "right_columns": [i for i, (key, _) in enumerate(definition.columns) if key.endswith("_cents")],
                 "listing": listing, "listing_header": header, "listing_blocks": blocks, "version": definition.version,
                 "language": language, "operator_zone": settings.TIME_ZONE,
-                # PDF metadata date: the end of the period, so that re-rendering gives the same bytes.
-                "created_iso": until.isoformat(), "since": params["since"], "until": params["until"],
+                # PDF metadata date: the end of the period, or the last change of the data shown, so
+                # that re-rendering gives the same bytes.
+                "created_iso": data.as_of.isoformat(), "since": params.get("since", ""),
+                "until": params.get("until", ""), **data.context,
             },
         )
     document = HTML(string=html, base_url=str(settings.BASE_DIR)).render()
@@ -104,9 +116,27 @@ def render_bytes(kind: str, params: dict, language: str) -> tuple[bytes, bytes, 
     return pdf, csv_bytes, len(rows), len(document.pages)
 
 
-def _line(values, widths) -> str:
-    """One fixed-width line: each value cut or padded to its column's width, two spaces between."""
-    return "  ".join(str(v)[:w].ljust(w) for v, w in zip(values, widths, strict=False)).rstrip()
+def _css_string(text: str) -> str:
+    """Text for a CSS string in double quotes (the page header's `content`): quote and backslash
+    escaped, as CSS escapes them (Django's escapejs writes JavaScript escapes, which CSS reads wrongly)."""
+    text = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ").replace("\n", " ")
+    return mark_safe(text)  # escaped for its place: a CSS string inside <style>
+
+
+def report_file_name(report: Report, fmt: str) -> str:
+    """Download name: kind and period (or draw and version) and the report number."""
+    p = report.params
+    what = f"draw{p.get('draw', '')}-v{p.get('version', '')}" if "draw" in p else f"{p.get('since', '')}-{p.get('until', '')}"
+    return f"valvoja-{report.kind}-{what}-{report.pk}.{fmt}"
+
+
+def _line(values, widths, right=()) -> str:
+    """One fixed-width line: each value cut or padded to its column's width, two spaces between;
+    a column marked in `right` is padded on the left."""
+    right = right or [False] * len(widths)
+    return "  ".join(
+        str(v)[:w].rjust(w) if r else str(v)[:w].ljust(w) for v, w, r in zip(values, widths, right, strict=False)
+    ).rstrip()
 
 
 def report_render(report_id: int) -> Report | None:

@@ -3,7 +3,7 @@
 from .draws import Draw, DrawMethod, DrawResult, DrawState, Game, ResultStatus
 from .payouts import Payout
 from .rulesets import GAME_CHOICES, RuleSet
-from .sales import RETAIL, Line, RetailImport, Wager, WagerRefund
+from .sales import RETAIL, Line, LomatonniCity, RetailImport, Wager, WagerRefund
 from .settlement import RunPhase, RunState, SettlementChunk, SettlementRun, TierResult, Winning
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "DrawState",
     "Game",
     "Line",
+    "LomatonniCity",
     "Payout",
     "ResultStatus",
     "RetailImport",

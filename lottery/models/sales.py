@@ -117,9 +117,13 @@ class Line(models.Model):
 
     Lines are written in bulk (millions per draw), so the draw and wager links are not database
     foreign keys: the services that write lines create the wagers in the same transaction. Their
-    indexes are made by migration 0003 per database: on PostgreSQL BRIN indexes on draw and wager
-    (lines are appended, so both follow the physical order; a BRIN index costs nearly nothing to
-    maintain, where a b-tree on each doubled the cost of a bulk load), on SQLite b-trees.
+    indexes are made per database. SQLite: b-trees on (draw, id) and wager (migration 0003).
+    PostgreSQL: the table is partitioned by ranges of id (migration 0005). The first partition holds
+    the lines numbered by the sequence (below 2**32), with BRIN indexes on draw and wager; each COPY
+    retail import loads its lines into partitions of its own, built without indexes, then given their
+    primary key and a BRIN index on wager and attached (services.retail); their CHECK constraints
+    (one draw, the batch's wagers) keep them out of queries for other draws and wagers. A unique
+    constraint or index added here must include id (the partition key).
     """
 
     draw = models.ForeignKey(Draw, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+")
@@ -165,3 +169,21 @@ class WagerRefund(models.Model):
             models.UniqueConstraint(fields=["wager", "draw"], name="wagerrefund_once"),
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="wagerrefund_positive"),
         ]
+
+
+class LomatonniCity(models.Model):
+    """A Lomatonni city (§19) as sales and results name it, numbered so that a line stores its city
+    and number in one integer (lottery.games.lomatonni). Cities are compared as the prize engine
+    compares them: the case-folded name is the key. Rows are added by the sales services, never
+    changed or deleted (stored lines refer to their code)."""
+
+    key = models.CharField(max_length=100, unique=True, help_text=_("The case-folded name."))
+    name = models.CharField(max_length=100, help_text=_("The name as first sold."))
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Lomatonni city")
+        verbose_name_plural = _("Lomatonni cities")
+
+    def __str__(self) -> str:
+        return self.name

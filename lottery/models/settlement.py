@@ -120,7 +120,8 @@ class TierResult(models.Model):
     """The prize engine's result for one class of one run, in cents."""
 
     run = models.ForeignKey(SettlementRun, on_delete=models.CASCADE, related_name="tiers")
-    class_key = models.CharField(max_length=8)
+    # A class ("3") or, for the multiplier games, a table cell ("10-7-kunkku", "8-8+bonus").
+    class_key = models.CharField(max_length=24)
     position = models.PositiveSmallIntegerField()
     label = models.CharField(max_length=80)
     kind = models.CharField(max_length=16)
@@ -153,7 +154,10 @@ class Winning(models.Model):
     """A winning line of a run (only winners have rows) with the prize it is paid, in cents."""
 
     # Written by the ten thousand per chunk: no database foreign keys (a trigger per row) and only the
-    # indexes the winners list and the checks read; runs are never deleted (PROTECT).
+    # indexes the winners list and the checks read; runs are never deleted (PROTECT). On PostgreSQL
+    # the table is partitioned by run (migration 0006): a run's partition has the unique (run, line)
+    # index while it is written and gets the two Meta indexes below (as its own) once every winner is
+    # written (services.settlement); no index on id there (nothing reads winners by id).
     run = models.ForeignKey(SettlementRun, on_delete=models.PROTECT, db_constraint=False, db_index=False,
                             related_name="winnings")
     line = models.ForeignKey(Line, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+")

@@ -4,6 +4,12 @@ planned -> open -> closed -> result_entered -> result_confirmed -> settled -> ap
 with cancelled (stakes refunded, §8) and corrected (a new settlement version, §27). Every transition
 locks the draw row, checks the state and the person, changes it and writes its audit event in one
 transaction; a refusal raises DrawStateError or FourEyesError with a message fit for staff.
+
+The second person's steps go through `compliance.approvals`: entering a result requests an approval of
+kind `lottery.result`, requesting a correction one of kind `lottery.correction`; `result_confirm`,
+`result_reject`, `correction_confirm` and `correction_reject` find the pending request and decide it
+(or withdraw it, for its requester), and the handlers registered at the end of this module do the work
+in the decider's transaction, whether the decision comes from here or from the approvals page.
 """
 
 from __future__ import annotations
@@ -18,9 +24,20 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from compliance.approvals import ApprovalRefused
+from compliance.approvals import FourEyesError as ApprovalFourEyesError
+from compliance.approvals import (
+    approval_cancel,
+    approval_decide,
+    approval_pending_for,
+    approval_request,
+    approval_void,
+    register_approval_handler,
+)
 from compliance.audit import audit_record
+from compliance.models import Approval
 
-from ..formats import NUMBER_GAMES, UnsupportedGame, parse_result
+from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
 from ..models import (
     GAME_CHOICES,
     Draw,
@@ -34,12 +51,15 @@ from ..models import (
     WagerRefund,
 )
 from ..rules.errors import RulesError
-from .errors import DrawInputError, DrawStateError, FourEyesError
+from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 
 S = DrawState
 MAIN_GAMES_WITH_ADDONS = ("lotto", "vikinglotto", "eurojackpot")  # §2
 ADDON_GAMES = ("jokeri", "lomatonni")
 CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
+# Four-eyes kinds (compliance.approvals) of this module; payouts.py has lottery.payout and lottery.large_win.
+RESULT_KIND = "lottery.result"
+CORRECTION_KIND = "lottery.correction"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -394,13 +414,14 @@ def _next_result_version(draw: Draw) -> int:
 @transaction.atomic
 def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: str, witnesses: str,
                  now: dt.datetime | None = None, request=None) -> DrawResult:
-    """First step: a Draw supervisor or Operator enters the result, the draw method and witnesses (§10)."""
+    """First step: a Draw supervisor or Operator enters the result, the draw method and witnesses (§10).
+    A second person's approval of kind `lottery.result` is requested in the same transaction."""
     user = _person(actor, "Entering a result")
     draw = _lock(draw)
     now = now or timezone.now()
     _require(draw, (S.CLOSED,), "entering the result")
-    if draw.game.code not in NUMBER_GAMES:
-        raise DrawInputError(f"{draw.game.name} results are not yet supported by the draw pipeline.")
+    if draw.game.code not in PIPELINE_GAMES:
+        raise DrawInputError(f"{draw.game.name} results are not supported by the draw pipeline.")
     if now < draw.draw_at:
         raise DrawStateError(f"{draw} is drawn at {_local(draw.draw_at)}; enter its result after that.")
     if draw_method not in DrawMethod.values:
@@ -419,51 +440,93 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
                 data={"version": result.version, "numbers": parsed.numbers, "draw_method": draw_method,
                       "witnesses": draw.witnesses},
                 fields=("draw_method", "witnesses"))
+    approval_request(actor=user, kind=RESULT_KIND, obj=result, request=request,
+                     payload={"draw": draw.pk, "version": result.version, "numbers": parsed.numbers,
+                              "draw_method": draw_method, "witnesses": draw.witnesses},
+                     reason=f"Confirm the result of {draw}")
     return result
 
 
-@transaction.atomic
 def result_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> DrawResult:
-    """Second step: a different user confirms; settlement version 1 is queued."""
-    from .settlement import enqueue, run_create
-
+    """Second step: a different user approves the pending `lottery.result` request; its handler
+    (`_result_approved`) confirms the result and queues settlement version 1, in the same transaction."""
     user = _person(actor, "Confirming a result")
-    draw = _lock(draw)
-    _require(draw, (S.RESULT_ENTERED,), "confirming the result")
-    result = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.ENTERED)
-    if result.entered_by_id == user.pk:
+    draw, result = _entered_result(draw, "confirming the result")
+    approval = _pending_approval(RESULT_KIND, result, f"the result of {draw}")
+    if approval.requested_by_id == user.pk or result.entered_by_id == user.pk:
         raise FourEyesError(
             f"You entered this result of {draw}; a different user must confirm it (four-eyes rule)."
         )
+    _decide(approval, actor=user, approve=True, now=now, request=request)
+    return DrawResult.objects.select_related("entered_by", "confirmed_by").get(pk=result.pk)
+
+
+def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
+    """The checker rejects the pending `lottery.result` request (or the person who entered it withdraws
+    it); either way the result is rejected and the draw is closed again for a new entry."""
+    user = _person(actor, "Rejecting a result")
+    draw, result = _entered_result(draw, "rejecting the entered result")
+    approval = _pending_approval(RESULT_KIND, result, f"the result of {draw}")
+    if approval.requested_by_id == user.pk:
+        _withdraw(approval, actor=user, note=reason, now=now, request=request)
+    else:
+        _decide(approval, actor=user, approve=False, note=reason, now=now, request=request)
+    return DrawResult.objects.get(pk=result.pk)
+
+
+def _entered_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
+    """The draw and its entered result, read without locks: the handler locks and checks again."""
+    draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk if isinstance(draw, Draw) else draw)
+    _require(draw, (S.RESULT_ENTERED,), doing)
+    result = DrawResult.objects.filter(draw=draw, status=ResultStatus.ENTERED).first()
+    if result is None:
+        raise DrawStateError(f"{draw} has no entered result awaiting confirmation.")
+    return draw, result
+
+
+def _result_approved(approval: Approval, *, approver) -> None:
+    """Handler of `lottery.result` (approved): the entered result becomes the confirmed one and
+    settlement version 1 is queued (sent to a worker after commit)."""
+    from .settlement import enqueue, run_create
+
+    draw = _lock(approval.payload["draw"])
+    result = DrawResult.objects.select_for_update().select_related("entered_by").get(pk=approval.target_id)
+    _require(draw, (S.RESULT_ENTERED,), "confirming the result")
+    if result.status != ResultStatus.ENTERED:
+        raise DrawStateError(f"{result} is {result.get_status_display()}; only an entered result is confirmed.")
+    if result.entered_by_id == approver.pk:
+        raise FourEyesError(f"You entered this result of {draw}; a different user must confirm it (four-eyes rule).")
     if _has_jackpot_class(draw) and draw.jackpot_cents is None:
         raise DrawStateError(f"Confirm the jackpot of {draw} before confirming its result.")
     result.status = ResultStatus.CONFIRMED
-    result.confirmed_by = user
-    result.confirmed_at = now or timezone.now()
+    result.confirmed_by = approver
+    result.confirmed_at = approval.decided_at
     result.save(update_fields=["status", "confirmed_by", "confirmed_at"])
-    _transition(draw, S.RESULT_CONFIRMED, actor=user, approver=user, action="lottery.result_confirmed",
-                request=request,
-                data={"version": result.version, "numbers": result.numbers, "entered_by": result.entered_by.get_username()})
-    run = run_create(draw=draw, result=result, actor=user)
+    _transition(draw, S.RESULT_CONFIRMED, actor=requester(approval), approver=approver,
+                action="lottery.result_confirmed",
+                data={"version": result.version, "numbers": result.numbers, "approval": approval.pk,
+                      "entered_by": result.entered_by.get_username(), "confirmed_by": approver.get_username()})
+    run = run_create(draw=draw, result=result, actor=approver)
     enqueue(run)
-    return result
 
 
-@transaction.atomic
-def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
-    """The checker (or the person who entered it) sends an entered result back; the draw is closed again."""
-    user = _person(actor, "Rejecting a result")
-    draw = _lock(draw)
+def _result_rejected(approval: Approval, *, approver=None, actor=None) -> None:
+    """Handler of `lottery.result` (rejected by the checker, or withdrawn by the enterer): the result is
+    rejected and the draw is closed again; the next entry is the next result version."""
+    who = approver or actor
+    draw = _lock(approval.payload["draw"])
+    result = DrawResult.objects.select_for_update().get(pk=approval.target_id)
     _require(draw, (S.RESULT_ENTERED,), "rejecting the entered result")
-    result = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.ENTERED)
+    if result.status != ResultStatus.ENTERED:
+        raise DrawStateError(f"{result} is {result.get_status_display()}; only an entered result is rejected.")
     result.status = ResultStatus.REJECTED
-    result.rejected_by = user
-    result.rejected_at = now or timezone.now()
-    result.reason = reason
+    result.rejected_by = who
+    result.rejected_at = approval.decided_at
+    result.reason = approval.note
     result.save(update_fields=["status", "rejected_by", "rejected_at", "reason"])
-    _transition(draw, S.CLOSED, actor=user, action="lottery.result_rejected", request=request,
-                data={"version": result.version, "reason": reason})
-    return result
+    _transition(draw, S.CLOSED, actor=requester(approval), approver=approver, action="lottery.result_rejected",
+                data={"version": result.version, "reason": approval.note, "approval": approval.pk,
+                      "rejected_by": who.get_username(), "withdrawn": approver is None})
 
 
 # ------------------------------------------------------------------------------------------------
@@ -472,12 +535,17 @@ def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | Non
 
 @transaction.atomic
 def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
-    """The draw cannot be conducted: every stake of its lines is owed back (§8), one refund per wager."""
+    """The draw cannot be conducted: every stake of its lines is owed back (§8), one refund per wager.
+    A result awaiting confirmation is rejected and its four-eyes request made void."""
+    draw_id = draw.pk if isinstance(draw, Draw) else draw
+    lock_draw_approvals(draw_id, (RESULT_KIND,))  # approval rows before the draw row, as approval_decide
     draw = _lock(draw)
     _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "cancelling")
     if not (reason or "").strip():
         raise DrawInputError("Give the reason the draw cannot be conducted.")
     now = timezone.now()
+    for pending in lock_draw_approvals(draw.pk, (RESULT_KIND,)):
+        approval_void(actor=actor, approval=pending, reason="draw cancelled", now=now)
     DrawResult.objects.filter(draw=draw, status=ResultStatus.ENTERED).update(
         status=ResultStatus.REJECTED, reason="draw cancelled", rejected_at=now
     )
@@ -513,7 +581,8 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
 @transaction.atomic
 def correction_request(*, actor, draw: Draw, numbers: Mapping[str, Any], reason: str,
                        now: dt.datetime | None = None, request=None) -> DrawResult:
-    """A confirmed result was found wrong: propose the right one, with the reason."""
+    """A confirmed result was found wrong: propose the right one, with the reason. A second person's
+    approval of kind `lottery.correction` is requested in the same transaction."""
     user = _person(actor, "Correcting a result")
     draw = _lock(draw)
     _require(draw, CORRECTABLE, "correcting the result")
@@ -533,60 +602,168 @@ def correction_request(*, actor, draw: Draw, numbers: Mapping[str, Any], reason:
     audit_record(actor=user, action="lottery.correction_requested", obj=draw, significant=True, request=request,
                  before={"version": current.version, "numbers": current.numbers},
                  after={"version": proposed.version, "numbers": proposed.numbers}, data={"reason": proposed.reason})
+    approval_request(actor=user, kind=CORRECTION_KIND, obj=proposed, request=request, reason=proposed.reason,
+                     payload={"draw": draw.pk, "version": proposed.version, "numbers": proposed.numbers,
+                              "replaces_version": current.version, "replaces_numbers": current.numbers})
     return proposed
 
 
-@transaction.atomic
 def correction_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> SettlementRun:
-    """A second user confirms the correction: the result is replaced and settlement runs again as a
-    new version (compared with the previous one in the correction report)."""
-    from .settlement import enqueue, run_create, settled_run
-
+    """A second user approves the pending `lottery.correction` request; its handler
+    (`_correction_approved`) replaces the result and queues settlement again as a new version
+    (compared with the previous one in the correction report)."""
     user = _person(actor, "Confirming a correction")
-    draw = _lock(draw)
-    _require(draw, CORRECTABLE, "confirming a correction")
-    proposed = DrawResult.objects.select_for_update().filter(draw=draw, status=ResultStatus.PROPOSED).first()
+    draw, proposed = _proposed_result(draw, "confirming a correction")
+    approval = _pending_approval(CORRECTION_KIND, proposed, f"the correction of {draw}")
+    if approval.requested_by_id == user.pk or proposed.entered_by_id == user.pk:
+        raise FourEyesError(f"You requested this correction of {draw}; a different user must confirm it.")
+    _decide(approval, actor=user, approve=True, now=now, request=request)
+    return SettlementRun.objects.filter(result_id=proposed.pk).order_by("-version").first()
+
+
+def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
+    """The checker rejects the pending correction (or its requester withdraws it); the result stays."""
+    user = _person(actor, "Rejecting a correction")
+    draw, proposed = _proposed_result(draw, "rejecting a correction")
+    approval = _pending_approval(CORRECTION_KIND, proposed, f"the correction of {draw}")
+    if approval.requested_by_id == user.pk:
+        _withdraw(approval, actor=user, note=reason, now=now, request=request)
+    else:
+        _decide(approval, actor=user, approve=False, note=reason, now=now, request=request)
+    return DrawResult.objects.get(pk=proposed.pk)
+
+
+def _proposed_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
+    """The draw and its proposed correction, read without locks: the handler locks and checks again."""
+    draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk if isinstance(draw, Draw) else draw)
+    _require(draw, CORRECTABLE, doing)
+    proposed = DrawResult.objects.filter(draw=draw, status=ResultStatus.PROPOSED).first()
     if proposed is None:
         raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
-    if proposed.entered_by_id == user.pk:
+    return draw, proposed
+
+
+def _correction_approved(approval: Approval, *, approver) -> None:
+    """Handler of `lottery.correction` (approved): the proposed result replaces the confirmed one, unpaid
+    payouts of earlier versions stop, requests about them become void, and a new settlement version
+    is queued."""
+    from .payouts import LARGE_WIN_KIND, PAYOUT_KIND, supersede_unpaid
+    from .settlement import enqueue, run_create, settled_run
+
+    draw_id = approval.payload["draw"]
+    moot = lock_draw_approvals(draw_id, (PAYOUT_KIND, LARGE_WIN_KIND))  # approval rows before the draw row
+    draw = _lock(draw_id)
+    _require(draw, CORRECTABLE, "confirming a correction")
+    proposed = DrawResult.objects.select_for_update().select_related("entered_by").get(pk=approval.target_id)
+    if proposed.status != ResultStatus.PROPOSED:
+        raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
+    if proposed.entered_by_id == approver.pk:
         raise FourEyesError(f"You requested this correction of {draw}; a different user must confirm it.")
     if SettlementRun.objects.filter(draw=draw, state=RunState.RUNNING).exists():
         raise DrawStateError(f"{draw} is being settled; confirm the correction when the run has finished.")
-    now = now or timezone.now()
+    now = approval.decided_at
     old = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.CONFIRMED)
     old.status = ResultStatus.SUPERSEDED
     old.save(update_fields=["status"])
     proposed.status = ResultStatus.CONFIRMED
-    proposed.confirmed_by = user
+    proposed.confirmed_by = approver
     proposed.confirmed_at = now
     proposed.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     SettlementRun.objects.filter(
         draw=draw, state__in=[RunState.PENDING, RunState.FAILED, RunState.HALTED]
     ).update(state=RunState.SUPERSEDED)
-    from .payouts import supersede_unpaid
-
-    frozen = supersede_unpaid(draw, reason=f"result corrected to version {proposed.version}")
-    _transition(draw, S.CORRECTED, actor=user, approver=user, action="lottery.correction_confirmed",
-                significant=True, request=request,
+    why = f"result corrected to version {proposed.version}"
+    frozen = supersede_unpaid(draw, reason=why, actor=approver)
+    for pending in moot:  # a settlement awaiting its payout approval no longer counts
+        if Approval.objects.filter(pk=pending.pk, state=Approval.State.REQUESTED).exists():
+            approval_void(actor=approver, approval=pending, reason=why, now=now)
+    _transition(draw, S.CORRECTED, actor=requester(approval), approver=approver, action="lottery.correction_confirmed",
+                significant=True,
                 data={"superseded_version": old.version, "version": proposed.version, "numbers": proposed.numbers,
                       "requested_by": proposed.entered_by.get_username(), "reason": proposed.reason,
-                      "unpaid_payouts_stopped": frozen})
-    run = run_create(draw=draw, result=proposed, actor=user, previous=settled_run(draw))
+                      "unpaid_payouts_stopped": frozen, "approval": approval.pk})
+    run = run_create(draw=draw, result=proposed, actor=approver, previous=settled_run(draw))
     enqueue(run)
-    return run
 
 
-@transaction.atomic
-def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
-    user = _person(actor, "Rejecting a correction")
-    draw = _lock(draw)
-    proposed = DrawResult.objects.select_for_update().filter(draw=draw, status=ResultStatus.PROPOSED).first()
-    if proposed is None:
+def _correction_rejected(approval: Approval, *, approver=None, actor=None) -> None:
+    """Handler of `lottery.correction` (rejected, or withdrawn by its requester): the result stays."""
+    who = approver or actor
+    draw = _lock(approval.payload["draw"])
+    proposed = DrawResult.objects.select_for_update().get(pk=approval.target_id)
+    if proposed.status != ResultStatus.PROPOSED:
         raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
     proposed.status = ResultStatus.REJECTED
-    proposed.rejected_by = user
-    proposed.rejected_at = now or timezone.now()
+    proposed.rejected_by = who
+    proposed.rejected_at = approval.decided_at
     proposed.save(update_fields=["status", "rejected_by", "rejected_at"])
-    audit_record(actor=user, action="lottery.correction_rejected", obj=draw, request=request,
-                 data={"version": proposed.version, "reason": reason})
-    return proposed
+    audit_record(actor=requester(approval), approver=approver, action="lottery.correction_rejected", obj=draw,
+                 data={"version": proposed.version, "reason": approval.note, "approval": approval.pk,
+                       "rejected_by": who.get_username(), "withdrawn": approver is None})
+
+
+# ------------------------------------------------------------------------------------------------
+# four-eyes requests (compliance.approvals)
+# ------------------------------------------------------------------------------------------------
+
+def requester(approval: Approval):
+    """Who asked, as the audit trail takes it: the person, or the job's name."""
+    return approval.requested_by or approval.requested_by_repr
+
+
+def draw_link(approval: Approval) -> str:
+    from django.urls import reverse
+
+    draw_id = (approval.payload or {}).get("draw")
+    return reverse("lottery:draw", args=[draw_id]) if draw_id else ""
+
+
+def lock_draw_approvals(draw_id: int, kinds: tuple[str, ...]) -> list[Approval]:
+    """The draw's pending requests of these kinds, locked in primary-key order. Steps that may make them
+    void take these locks before the draw row, in the order `approval_decide` uses (the request, then
+    the draw), so that a decision and such a step never wait for each other in a cycle."""
+    return list(
+        Approval.objects.select_for_update(of=("self",))
+        .filter(state=Approval.State.REQUESTED, kind__in=kinds, payload__draw=draw_id)
+        .order_by("pk")
+    )
+
+
+def _pending_approval(kind: str, obj, what: str) -> Approval:
+    approval = approval_pending_for(kind=kind, obj=obj)
+    if approval is None:
+        raise DrawStateError(f"No four-eyes request is pending for {what}.")
+    return approval
+
+
+def _as_draw_error(exc: ApprovalRefused) -> DrawError:
+    if isinstance(exc, DrawError):
+        return exc
+    return (FourEyesError if isinstance(exc, ApprovalFourEyesError) else DrawStateError)(str(exc))
+
+
+def _decide(approval: Approval, *, actor, approve: bool, note: str = "", now=None, request=None) -> Approval:
+    """approval_decide, with the mechanism's refusals turned into the draw pipeline's errors."""
+    try:
+        return approval_decide(actor=actor, approval=approval, approve=approve, note=note, now=now, request=request)
+    except ApprovalRefused as exc:
+        error = _as_draw_error(exc)
+        if error is exc:
+            raise
+        raise error from exc
+
+
+def _withdraw(approval: Approval, *, actor, note: str = "", now=None, request=None) -> Approval:
+    try:
+        return approval_cancel(actor=actor, approval=approval, note=note, now=now, request=request)
+    except ApprovalRefused as exc:
+        error = _as_draw_error(exc)
+        if error is exc:
+            raise
+        raise error from exc
+
+
+register_approval_handler(RESULT_KIND, _result_approved, on_reject=_result_rejected, on_cancel=_result_rejected,
+                          permission="lottery.confirm_result", link=draw_link)
+register_approval_handler(CORRECTION_KIND, _correction_approved, on_reject=_correction_rejected,
+                          on_cancel=_correction_rejected, permission="lottery.correct_result", link=draw_link)

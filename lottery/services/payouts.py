@@ -5,6 +5,12 @@ paid (every player's prize credited to the game account through the ledger, one 
 line and version; a retail prize is claimed at the point of sale). A payout at or above
 LOTTERY_LARGE_WIN_CENTS waits for its own approval by yet another user. A corrected version pays
 the difference per line: positive as a prize credit, negative as a ledger adjustment.
+
+Both approvals are `compliance.approvals` requests: a run that settles asks for one of kind
+`lottery.payout` (requested by "system:settlement"), and approving it asks for one of kind
+`lottery.large_win` per held payout (requested by the settlement's approver). `settlement_approve`
+and `payout_approve_large` decide the pending request; the handlers at the end of this module do
+the work in the decider's transaction, from here or from the approvals page.
 """
 
 from __future__ import annotations
@@ -16,16 +22,22 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
+from compliance.models import Approval
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
-from .draws import _lock, _person, _require
+from .draws import _decide, _lock, _pending_approval, _person, _require, draw_link, lock_draw_approvals, requester
 from .errors import DrawStateError, FourEyesError
 
 log = logging.getLogger(__name__)
 S = DrawState
 PAID_BEFORE = (Payout.State.PAID, Payout.State.RETAIL)
 PAYOUT_ACTOR = "system:payouts"
+SETTLEMENT_ACTOR = "system:settlement"
+# Four-eyes kinds (compliance.approvals): a settled run's approval for payout, and a held large win's.
+PAYOUT_KIND = "lottery.payout"
+LARGE_WIN_KIND = "lottery.large_win"
 
 
 def large_win_cents() -> int:
@@ -38,42 +50,94 @@ def _enqueue_pay(draw_id: int) -> None:
     transaction.on_commit(lambda: pay_draw.delay(draw_id))
 
 
-@transaction.atomic
+def settlement_request_approval(*, run: SettlementRun, draw: Draw) -> Approval:
+    """A run has just settled: ask for its approval for payout, in the finishing transaction. The
+    settlement itself asks ("system:settlement"); the handler refuses the result's enterer and confirmer."""
+    run = SettlementRun.objects.select_related("result__entered_by", "result__confirmed_by").get(pk=run.pk)
+    result = run.result
+    return approval_request(
+        actor=SETTLEMENT_ACTOR, kind=PAYOUT_KIND, obj=run,
+        payload={"draw": draw.pk, "version": run.version, "result_version": result.version,
+                 "winners": run.winners_count, "paid_cents": run.paid_cents,
+                 "entered_by": result.entered_by.get_username() if result.entered_by_id else "",
+                 "confirmed_by": result.confirmed_by.get_username() if result.confirmed_by_id else ""},
+        reason=f"Settlement v{run.version} of {draw} is done: approve it for payout",
+    )
+
+
 def settlement_approve(*, actor, draw: Draw, now=None, request=None) -> SettlementRun:
-    """Approve the settled run for payout: the payouts are written (set-based) and sent to be paid."""
+    """Approve the settled run for payout: decides the pending `lottery.payout` request, whose handler
+    (`_settlement_approved`) writes the payouts (set-based) and sends them to be paid."""
     from .settlement import settled_run
 
     user = _person(actor, "Approving a settlement")
-    draw = _lock(draw)
+    draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     _require(draw, (S.SETTLED,), "approving the settlement")
-    run = SettlementRun.objects.select_for_update().select_related("result").get(pk=settled_run(draw).pk)
-    if user.pk in (run.result.entered_by_id, run.result.confirmed_by_id):
+    run = settled_run(draw)
+    if run is None:
+        raise DrawStateError(f"{draw} has no settled run to approve.")
+    approval = _pending_approval(PAYOUT_KIND, run, f"the settlement of {draw}")
+    _decide(approval, actor=user, approve=True, now=now, request=request)
+    return SettlementRun.objects.get(pk=run.pk)
+
+
+def _settlement_approved(approval: Approval, *, approver) -> None:
+    """Handler of `lottery.payout` (approved): payouts written, the draw approved, a `lottery.large_win`
+    request per held payout, payment sent after commit. The approver is neither the result's enterer
+    nor its confirmer."""
+    draw_id = approval.payload["draw"]
+    lock_draw_approvals(draw_id, (LARGE_WIN_KIND,))  # approval rows before the draw row; some may become void
+    draw = _lock(draw_id)
+    _require(draw, (S.SETTLED,), "approving the settlement")
+    run = SettlementRun.objects.select_for_update(of=("self",)).select_related(
+        "result__entered_by", "result__confirmed_by").get(pk=approval.target_id)
+    if run.state != RunState.SETTLED:
+        raise DrawStateError(f"{run} is {run.get_state_display()}; only a settled version is approved for payout.")
+    result = run.result
+    if approver.pk in (result.entered_by_id, result.confirmed_by_id):
         raise FourEyesError(
             f"You entered or confirmed the result of {draw}; a different user must approve its payout."
         )
-    now = now or timezone.now()
-    supersede_unpaid(draw, reason=f"settlement version {run.version} approved")
+    now = approval.decided_at
+    supersede_unpaid(draw, reason=f"settlement version {run.version} approved", actor=approver)
     created = _write_payouts(draw, run)
-    run.approved_by = user
+    run.approved_by = approver
     run.approved_at = now
     run.save(update_fields=["approved_by", "approved_at"])
     counts = dict(Payout.objects.filter(run=run).values_list("state").annotate(n=Count("pk")).order_by())
     old = draw.state
     draw.state = S.APPROVED
     draw.save(update_fields=["state", "updated_at"])
-    audit_record(actor=user, approver=user, action="lottery.settlement_approved", obj=draw, request=request,
+    audit_record(actor=requester(approval), approver=approver, action="lottery.settlement_approved", obj=draw,
                  before={"state": old}, after={"state": S.APPROVED},
                  data={"run": run.pk, "version": run.version, "payouts": created, "by_state": counts,
-                       "large_win_cents": large_win_cents()})
+                       "large_win_cents": large_win_cents(), "approval": approval.pk,
+                       "entered_by": result.entered_by.get_username(),
+                       "confirmed_by": result.confirmed_by.get_username()})
+    for payout in Payout.objects.filter(run=run, state=Payout.State.HELD).order_by("pk"):
+        approval_request(
+            actor=approver, kind=LARGE_WIN_KIND, obj=payout,
+            payload={"draw": draw.pk, "version": run.version, "line": payout.line_id, "player": payout.player_id,
+                     "amount_cents": payout.amount_cents},
+            reason=f"Large win of line {payout.line_id} in {draw}: {payout.amount_cents / 100:,.2f} €",
+        )
     _enqueue_pay(draw.pk)
-    return run
 
 
-def supersede_unpaid(draw: Draw, *, reason: str) -> int:
-    """Payouts not paid yet (held, due, failed) no longer count once a correction replaces their version."""
-    return Payout.objects.filter(
+def supersede_unpaid(draw: Draw, *, reason: str, actor=PAYOUT_ACTOR) -> int:
+    """Payouts not paid yet (held, due, failed) no longer count once a correction replaces their version;
+    the `lottery.large_win` requests of the held ones become void. Callers lock those requests before
+    the draw row (`lock_draw_approvals`)."""
+    held = [str(pk) for pk in Payout.objects.filter(draw=draw, state=Payout.State.HELD).values_list("pk", flat=True)]
+    n = Payout.objects.filter(
         draw=draw, state__in=[Payout.State.HELD, Payout.State.DUE, Payout.State.FAILED]
     ).update(state=Payout.State.SUPERSEDED, error=f"superseded: {reason}")
+    if held:
+        pending = Approval.objects.filter(state=Approval.State.REQUESTED, kind=LARGE_WIN_KIND,
+                                          target_type=Payout._meta.label_lower, target_id__in=held).order_by("pk")
+        for approval in pending:
+            approval_void(actor=actor, approval=approval, reason=f"payout superseded: {reason}")
+    return n
 
 
 def _write_payouts(draw: Draw, run: SettlementRun) -> int:
@@ -107,24 +171,36 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
         return cursor.rowcount
 
 
-@transaction.atomic
 def payout_approve_large(*, actor, payout: Payout, request=None) -> Payout:
-    """A large win's own approval, by someone other than the settlement's approver."""
+    """A large win's own approval, by someone other than the settlement's approver: decides the
+    payout's pending `lottery.large_win` request (handler `_large_win_approved`)."""
     user = _person(actor, "Approving a large win")
-    payout = Payout.objects.select_for_update().select_related("run", "draw__game").get(pk=payout.pk)
+    payout = Payout.objects.select_related("run", "draw__game").get(pk=payout.pk)
     if payout.state != Payout.State.HELD:
         raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
     if user.pk == payout.run.approved_by_id:
         raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
+    approval = _pending_approval(LARGE_WIN_KIND, payout, f"the large win of line {payout.line_id} in {payout.draw}")
+    _decide(approval, actor=user, approve=True, request=request)
+    return Payout.objects.get(pk=payout.pk)
+
+
+def _large_win_approved(approval: Approval, *, approver) -> None:
+    """Handler of `lottery.large_win` (approved): the held payout becomes due and is sent to be paid."""
+    payout = Payout.objects.select_for_update(of=("self",)).select_related("run").get(pk=approval.target_id)
+    if payout.state != Payout.State.HELD:
+        raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
+    if approver.pk == payout.run.approved_by_id:
+        raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
     payout.state = Payout.State.DUE
-    payout.approved_by = user
-    payout.approved_at = timezone.now()
+    payout.approved_by = approver
+    payout.approved_at = approval.decided_at
     payout.save(update_fields=["state", "approved_by", "approved_at"])
-    audit_record(actor=user, approver=user, action="lottery.large_win_approved", obj=payout, request=request,
-                 significant=True, data={"draw": payout.draw_id, "line": payout.line_id, "amount_cents": payout.amount_cents,
-                                         "player": payout.player_id})
+    audit_record(actor=requester(approval), approver=approver, action="lottery.large_win_approved", obj=payout,
+                 significant=True, data={"draw": payout.draw_id, "line": payout.line_id,
+                                         "amount_cents": payout.amount_cents, "player": payout.player_id,
+                                         "approval": approval.pk})
     _enqueue_pay(payout.draw_id)
-    return payout
 
 
 def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
@@ -223,8 +299,6 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
     return {"paid": paid, "failed": failed}
 
 
-
-
 @transaction.atomic
 def payouts_retry(*, actor, draw: Draw, request=None) -> int:
     """Send the draw's failed payouts of its current version to be paid again (after staff fixed the cause)."""
@@ -239,3 +313,15 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
     if n:
         _enqueue_pay(draw.pk)
     return n
+
+
+register_approval_handler(
+    PAYOUT_KIND, _settlement_approved, permission="lottery.approve_settlement", link=draw_link,
+    rejection_refused="A settlement is not rejected: if its result is wrong, request a correction (§27); "
+                      "until then its approval for payout stays pending.",
+)
+register_approval_handler(
+    LARGE_WIN_KIND, _large_win_approved, permission="lottery.approve_large_win", link=draw_link,
+    rejection_refused="A large win is not rejected: it stays held until a second person approves it or a "
+                      "correction of the result replaces it.",
+)

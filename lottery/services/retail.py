@@ -5,12 +5,14 @@ make one wager. Columns, in this order::
 
     ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents
 
-On PostgreSQL the file is COPYed into an UNLOGGED staging table in a work connection, validated
-and aggregated per ticket there in one set-based pass, and streamed (binary COPY) into the wager
-and line tables in the importing transaction. On SQLite it is validated in Python and inserted
-with bulk_create in batches. Either way a file with any bad row loads nothing, and the report
-names every bad row (by its record number in the file; the header is row 1) with every problem.
-The Python validator writes the report on both databases, so the messages are the same.
+On PostgreSQL the file is COPYed (a big file in two halves, side by side on two work connections,
+hashed meanwhile) into UNLOGGED staging tables, validated and aggregated per ticket in one
+set-based pass, and loaded with INSERT ... SELECT: the wagers by the importing transaction, the
+lines by the work connections into tables of their own, indexed once and attached as partitions of
+lottery_line by the importing transaction (migration 0005). On SQLite it is validated in Python and
+inserted with bulk_create in batches. Either way a file with any bad row loads nothing, and the
+report names every bad row (by its record number in the file; the header is row 1) with every
+problem. The Python validator writes the report on both databases, so the messages are the same.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from django.utils import timezone
 
 from compliance.audit import audit_record
 
-from ..formats import LineFormat, UnsupportedGame, line_format, parse_line
+from ..formats import NUMBER_GAMES, PIPELINE_GAMES, LineFormat, UnsupportedGame, line_format, parse_line
 from ..models import RETAIL, Draw, DrawState, Line, RetailImport, Wager
 from ..rules.errors import RulesError
 from .errors import DrawInputError, DrawStateError
@@ -51,6 +53,8 @@ TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 BATCH = 2000
 BATCH_ID_SPAN = 2**32  # ids of a COPY import: batch * 2**32 + row number (see _import_postgresql)
 BLOCK = 1 << 20
+SPLIT_MIN_BYTES = 8 << 20  # PostgreSQL: a file this big streams in two halves, side by side
+IMPORT_STREAMS = 2  # at most this many halves (connections) per import
 
 
 # ------------------------------------------------------------------------------------------------
@@ -283,26 +287,42 @@ def retail_import(*, actor, draw: Draw, stream: IO[bytes], file_name: str, reque
             f"{draw} is {draw.get_state_display()}: retail sales are imported while its sales are open "
             "or after they closed, until a result is entered."
         )
+    if draw.game.code in PIPELINE_GAMES and draw.game.code not in NUMBER_GAMES:  # their own columns
+        from ..games.retail import retail_import_game
+
+        return retail_import_game(actor=actor, draw=draw, stream=stream, file_name=file_name, request=request)
     try:
         fmt = line_format(draw.game.code, draw.ruleset.params)
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
-    sha, size = _fingerprint(stream)
-    base = dict(draw=draw, file_name=file_name[:255], file_sha256=sha, size_bytes=size, started_at=started,
+    base = dict(draw=draw, file_name=file_name[:255], started_at=started,
                 imported_by=None if isinstance(actor, str) else actor,
                 actor_repr=actor if isinstance(actor, str) else actor.get_username())
-    previous = RetailImport.objects.filter(draw=draw, file_sha256=sha, state=RetailImport.State.DONE).first()
-    if previous is not None:
-        return _refused(actor, base, Report(entries=[{"row": 0, "ticket": "", "errors": [
-            f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
-            f"(import {previous.pk})"]}], bad_rows=1), "", request)
     problem = _header_ok(stream)
+    if connection.vendor == "postgresql" and not problem:
+        # The file is hashed while it streams into the staging table (one read of the file); the
+        # same-file check follows the COPY.
+        return _import_postgresql(actor, draw, fmt, stream, base, request)
+    sha, size = _fingerprint(stream)
+    base.update(file_sha256=sha, size_bytes=size)
+    refusal = _already_imported(actor, base, request)
+    if refusal is not None:
+        return refusal
     if problem:
         return _refused(actor, base, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
                         "", request)
-    if connection.vendor == "postgresql":
-        return _import_postgresql(actor, draw, fmt, stream, base, request)
     return _import_batches(actor, draw, fmt, stream, base, request)
+
+
+def _already_imported(actor, base: dict, request) -> RetailImport | None:
+    """The refusal of a file (by its SHA-256) already imported for the draw, or None."""
+    previous = RetailImport.objects.filter(draw=base["draw"], file_sha256=base["file_sha256"],
+                                           state=RetailImport.State.DONE).first()
+    if previous is None:
+        return None
+    return _refused(actor, base, Report(entries=[{"row": 0, "ticket": "", "errors": [
+        f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
+        f"(import {previous.pk})"]}], bad_rows=1), "", request)
 
 
 def _refused(actor, base: dict, report: Report, method: str, request) -> RetailImport:
@@ -375,20 +395,8 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base:
 
 
 # ------------------------------------------------------------------------------------------------
-# PostgreSQL: COPY into staging, set-based validation, binary COPY into the tables
+# PostgreSQL: COPY into staging, set-based validation, INSERT ... SELECT into the tables
 # ------------------------------------------------------------------------------------------------
-
-def _work_connection():
-    """A second connection to the same database: the staging work happens in its transaction,
-    which is never committed (everything in it disappears when it is rolled back)."""
-    import psycopg
-
-    s = connection.settings_dict
-    return psycopg.connect(
-        dbname=s["NAME"], user=s.get("USER") or None, password=s.get("PASSWORD") or None,
-        host=s.get("HOST") or None, port=s.get("PORT") or None, autocommit=False,
-    )
-
 
 def _row_ok_sql(fmt: LineFormat, draw: Draw) -> str:
     """True when a staged row passes every per-row check (the same checks as RowValidator.check)."""
@@ -418,126 +426,369 @@ def _mask_sql(fmt: LineFormat) -> tuple[str, str]:
     return main, f"({sec})::smallint"
 
 
+def _work_connection():
+    """Another connection to the same database, in autocommit: the import's work tables are
+    committed as they are made, so that the work connections and the importing transaction all see
+    them; they are dropped at the end (and, after a crash, by the next import, `_drop_leftovers`)."""
+    import psycopg
+
+    s = connection.settings_dict
+    return psycopg.connect(
+        dbname=s["NAME"], user=s.get("USER") or None, password=s.get("PASSWORD") or None,
+        host=s.get("HOST") or None, port=s.get("PORT") or None, autocommit=True,
+    )
+
+
+def _split(stream: IO[bytes], end: int) -> list[tuple[int, int]]:
+    """Byte ranges of the file streamed side by side (one COPY each, one connection each): two
+    halves split at a line end for a file of SPLIT_MIN_BYTES or more without any quote character (a
+    quoted field may hold a line end), else the whole content."""
+    if end < SPLIT_MIN_BYTES or IMPORT_STREAMS < 2:
+        return [(0, end)]
+    stream.seek(0)
+    while block := stream.read(BLOCK):
+        if b'"' in block:
+            return [(0, end)]
+    stream.seek(end // 2)
+    tail = stream.read(BLOCK)
+    cut = tail.find(b"\n")
+    if cut < 0 or end // 2 + cut + 1 >= end:
+        return [(0, end)]
+    mid = end // 2 + cut + 1
+    return [(0, mid), (mid, end)]
+
+
+class _Reader:
+    """Reads byte ranges of one seekable stream from several threads (a seek and a read under a lock)."""
+
+    def __init__(self, stream: IO[bytes]):
+        import threading
+
+        self.stream = stream
+        self.lock = threading.Lock()
+
+    def blocks(self, start: int, end: int) -> Iterator[bytes]:
+        pos = start
+        while pos < end:
+            with self.lock:
+                self.stream.seek(pos)
+                block = self.stream.read(min(BLOCK, end - pos))
+            if not block:
+                return
+            pos += len(block)
+            yield block
+
+
+def _in_threads(tasks: list[Callable[[], Any]]) -> list[Any]:
+    """Run the tasks side by side (the first in this thread); return their results, or raise the first
+    exception once all have ended."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if len(tasks) == 1:
+        return [tasks[0]()]
+    with ThreadPoolExecutor(max_workers=len(tasks) - 1, thread_name_prefix="retail-import") as pool:
+        futures = [pool.submit(task) for task in tasks[1:]]
+        first: BaseException | None = None
+        results: list[Any] = []
+        try:
+            results.append(tasks[0]())
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the others ended
+            first = exc
+        for future in futures:
+            try:
+                results.append(future.result())
+            except BaseException as exc:  # noqa: BLE001
+                first = first or exc
+    if first is not None:
+        raise first
+    return results
+
+
+STAGE_COLUMNS = (
+    "ticket text, sold_at timestamptz, terminal text, n1 smallint, n2 smallint, n3 smallint, n4 smallint, "
+    "n5 smallint, n6 smallint, n7 smallint, s1 smallint, s2 smallint, plus smallint, stake_cents integer, "
+    "plus_cents integer"
+)
+LEFTOVER_LOCK = 7_311_000  # advisory lock (this, batch) held by the import that owns the batch's work tables
+
+
+def _token_regex() -> str:
+    """A PostgreSQL pattern matching a non-empty string of TOKEN_CHARS only (the length is checked
+    apart: a bounded repeat costs ten times as much)."""
+    chars = "".join(sorted(TOKEN_CHARS - {"-"}))
+    return f"^[-{chars}]+$"
+
+
+def _drop_leftovers(cur) -> None:
+    """Drop the work tables of imports that died (a killed process leaves them): the tables named after
+    a batch whose advisory lock nobody holds, that are not partitions of lottery_line."""
+    import psycopg
+
+    cur.execute(
+        "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = current_schema() AND c.relkind = 'r' AND NOT c.relispartition"
+        " AND (c.relname LIKE 'lottery\\_stage\\_b%%' OR c.relname LIKE 'lottery\\_line\\_b%%')"
+    )
+    found = [name for (name,) in cur.fetchall()]
+    cur.execute("SET lock_timeout = '100ms'")  # a table still in use by an open transaction stays
+    for name in found:
+        digits = name.split("_b", 1)[1].split("_", 1)[0]
+        if not digits.isdigit():
+            continue
+        cur.execute("SELECT pg_try_advisory_lock(%s, %s)", [LEFTOVER_LOCK, int(digits)])
+        if cur.fetchone()[0]:
+            try:
+                cur.execute(f"DROP TABLE IF EXISTS {name}")
+                log.warning("retail import: dropped the work table %s of an import that did not finish", name)
+            except psycopg.errors.LockNotAvailable:
+                pass
+            finally:
+                cur.execute("SELECT pg_advisory_unlock(%s, %s)", [LEFTOVER_LOCK, int(digits)])
+    cur.execute("RESET lock_timeout")
+
+
 def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base: dict, request) -> RetailImport:
     import psycopg
 
-    stage = f"lottery_stage_{uuid.uuid4().hex[:12]}"
-    tickets = f"{stage}_t"
     window = {"open": draw.sales_open_at, "close": draw.sales_close_at}
     clock = _Clock()
-    work = _work_connection()
+    end = _content_end(stream)
+    ranges = _split(stream, end)
+    works = []
     try:
-        with work.cursor() as cur:
-            cur.execute("SET LOCAL synchronous_commit = off")
-            cur.execute("SELECT set_config('TimeZone', %s, true)", [settings.TIME_ZONE])
-            cur.execute("SET LOCAL work_mem = '256MB'")
-            cur.execute(
-                f"CREATE UNLOGGED TABLE {stage} (rn bigint GENERATED ALWAYS AS IDENTITY, ticket text, "
-                "sold_at timestamptz, terminal text, n1 smallint, n2 smallint, n3 smallint, n4 smallint, "
-                "n5 smallint, n6 smallint, n7 smallint, s1 smallint, s2 smallint, plus smallint, "
-                "stake_cents integer, plus_cents integer) WITH (autovacuum_enabled = false)"
-            )
-            try:
-                end = _content_end(stream)
-                stream.seek(0)
-                with cur.copy(f"COPY {stage} ({', '.join(HEADER)}) FROM STDIN (FORMAT csv, HEADER true)") as copy:
-                    left = end
-                    while left > 0 and (block := stream.read(min(BLOCK, left))):
-                        copy.write(block)
-                        left -= len(block)
-                    copy.write(b"\n")
-            except psycopg.DataError as exc:
-                # A value the table cannot hold (not a number, too many columns): the Python validator
-                # reads the whole file and reports every bad row.
-                log.info("retail import: COPY refused the file (%s); reporting with the validator", exc)
-                work.rollback()
-                report, _, _ = _validate_all(draw, fmt, stream, keep=False)
-                if not report.bad_rows:
-                    report.add(0, "", [f"the file could not be read: {str(exc).splitlines()[0]}"])
-                return _refused(actor, base, report, "copy", request)
-            rows = cur.rowcount
-            clock.lap("copy to staging")
-            if rows == 0:
-                report = Report(entries=[{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], bad_rows=1)
-                return _refused(actor, base, report, "copy", request)
-            ok = _row_ok_sql(fmt, draw)
-            # The import's ids: batch b owns the ids b * 2**32 + row number, for its wagers (numbered by
-            # their first row) and its lines (by their row). Ids from the tables' own sequences stay
-            # below 2**32 (migration 0003), so none can collide and no id is drawn row by row.
-            cur.execute("SELECT nextval('lottery_bulk_batch_seq')")
-            batch = cur.fetchone()[0]
-            base_id = batch * BATCH_ID_SPAN
-            # One pass (parallel: nothing volatile in it) checks every row and sums every ticket.
-            cur.execute(
-                f"CREATE UNLOGGED TABLE {tickets} AS"
-                f" SELECT ticket, %(base)s + MIN(rn) AS wid, MIN(rn) AS first_rn, COUNT(*) AS lines,"
-                f"  SUM(stake_cents + COALESCE(plus_cents, 0)) AS stake,"
-                f"  MIN(sold_at) AS sold_at, MAX(sold_at) AS sold_at_max, MIN(terminal) AS terminal,"
-                f"  MAX(terminal) AS terminal_max, COUNT(*) FILTER (WHERE NOT ok) AS bad"
-                f" FROM (SELECT rn, ticket, sold_at, terminal, stake_cents, plus_cents, {ok} AS ok FROM {stage}) s"
-                f" GROUP BY ticket",
-                {**window, "base": base_id},
-            )
-            clock.lap("check rows and group tickets")
-            token_chars = "".join(sorted(TOKEN_CHARS))
-            problem = (  # translate() drops the allowed characters: a valid token leaves nothing
-                f"(bad > 0 OR sold_at IS DISTINCT FROM sold_at_max OR terminal IS DISTINCT FROM terminal_max"
-                f" OR ticket IS NULL OR length(ticket) NOT BETWEEN 1 AND 64 OR translate(ticket, '{token_chars}', '') <> ''"
-                f" OR terminal IS NULL OR length(terminal) NOT BETWEEN 1 AND 64"
-                f" OR translate(terminal, '{token_chars}', '') <> '')"
-            )
-            cur.execute(f"SELECT COUNT(*) FILTER (WHERE {problem}), COUNT(*), SUM(lines), SUM(stake) FROM {tickets}")
-            bad_tickets, ticket_count, line_count, stake_total = cur.fetchone()
-            clock.lap("number wagers, check tickets")
-            if bad_tickets:
-                report = _report_from_staging(draw, fmt, cur, stage, tickets, problem, rows)
-                return _refused(actor, base, report, "copy", request)
-            try:
-                with transaction.atomic():
-                    record = RetailImport.objects.create(
-                        **base, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
-                        lines=line_count, stake_cents=int(stake_total), finished_at=timezone.now(), batch=batch,
+        for _ in ranges:
+            works.append(_work_connection())
+    except Exception:
+        for work in works:
+            work.close()
+        raise
+    cur = works[0].cursor()
+    batch = None
+    names: list[str] = []
+    finished = False
+    try:
+        cur.execute("SELECT nextval('lottery_bulk_batch_seq')")
+        batch = cur.fetchone()[0]
+        cur.execute("SELECT pg_advisory_lock(%s, %s)", [LEFTOVER_LOCK, batch])
+        _drop_leftovers(cur)
+        # The import's ids: batch b owns the ids b * 2**32 + row number, for its wagers (numbered by
+        # their first row) and its lines (by their row). Ids from the tables' own sequences stay
+        # below 2**32 (migration 0003), so none can collide and no id is drawn row by row.
+        base_id = batch * BATCH_ID_SPAN
+        stages = [f"lottery_stage_b{batch}_{k}" for k in range(1, len(ranges) + 1)]
+        tickets = f"lottery_stage_b{batch}_t"
+        parts = [f"lottery_line_b{batch}_{k}" for k in range(1, len(ranges) + 1)]
+        names = stages + [tickets] + parts
+        for work, stage in zip(works, stages):
+            work.execute("SELECT set_config('TimeZone', %s, false)", [settings.TIME_ZONE])
+            # Room for the per-ticket hash aggregate; no JIT (compiling the checks costs more than it
+            # saves on a file, and the queries are planned once). These work sessions only.
+            work.execute("SET work_mem = '256MB'")
+            work.execute("SET jit = off")
+            # The row number: an identity handed out 10,000 values at a time (a sequence fetch per
+            # row costs a fifth of the COPY).
+            work.execute(f"CREATE UNLOGGED TABLE {stage} (rn bigint GENERATED ALWAYS AS IDENTITY (CACHE 10000),"
+                         f" {STAGE_COLUMNS}) WITH (autovacuum_enabled = false)")
+        reader = _Reader(stream)
+        digest = hashlib.sha256()
+
+        def copy_range(k: int) -> Callable[[], int]:
+            def run() -> int:
+                start, stop = ranges[k]
+                header = ", HEADER true" if k == 0 else ""
+                with works[k].cursor() as c:
+                    with c.copy(f"COPY {stages[k]} ({', '.join(HEADER)}) FROM STDIN (FORMAT csv{header})") as copy:
+                        for block in reader.blocks(start, stop):
+                            copy.write(block)
+                        if k == len(ranges) - 1:
+                            copy.write(b"\n")
+                    return c.rowcount
+            return run
+
+        marker = []  # a line holding only \. ends a COPY early, silently: such a file goes to the validator
+
+        def hash_file() -> int:
+            size = 0
+            tail = b""
+            for block in reader.blocks(0, 1 << 62):  # the whole file, the blank tail included
+                digest.update(block)
+                size += len(block)
+                for seen in (block, tail + block[:3]):
+                    if b"\n\\.\n" in seen or b"\n\\.\r" in seen:
+                        marker.append(True)
+                tail = block[-3:]
+            if tail.endswith(b"\n\\."):
+                marker.append(True)
+            return size
+
+        try:
+            # The halves stream side by side, each into its own staging table on its own connection
+            # (the server parses CSV at a core's speed), while this process hashes the file.
+            results = _in_threads([copy_range(k) for k in range(len(ranges))] + [hash_file])
+        except psycopg.DataError as exc:
+            # A value the table cannot hold (not a number, too many columns): the Python validator
+            # reads the whole file and reports every bad row.
+            log.info("retail import: COPY refused the file (%s); reporting with the validator", exc)
+            sha, size = _fingerprint(stream)
+            base.update(file_sha256=sha, size_bytes=size)
+            refusal = _already_imported(actor, base, request)
+            if refusal is not None:
+                return refusal
+            report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+            if not report.bad_rows:
+                report.add(0, "", [f"the file could not be read: {str(exc).splitlines()[0]}"])
+            return _refused(actor, base, report, "copy", request)
+        base.update(file_sha256=digest.hexdigest(), size_bytes=results[-1])
+        if marker:
+            refusal = _already_imported(actor, base, request)
+            if refusal is not None:
+                return refusal
+            report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+            if not report.bad_rows:
+                report.add(0, "", ["the file has a line \\. (the end-of-data mark of COPY)"])
+            return _refused(actor, base, report, "copy", request)
+        counts = results[:-1]  # rows loaded by each COPY
+        offsets = [sum(counts[:k]) for k in range(len(counts))]
+        rows = sum(counts)
+        clock.lap("copy to staging and SHA-256")
+        refusal = _already_imported(actor, base, request)
+        if refusal is not None:
+            return refusal
+        if rows == 0:
+            report = Report(entries=[{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], bad_rows=1)
+            return _refused(actor, base, report, "copy", request)
+        # Every staged row with its number in the file (the header is row 1, the first row 1 here).
+        cols = "ticket, sold_at, terminal, n1, n2, n3, n4, n5, n6, n7, s1, s2, plus, stake_cents, plus_cents"
+        staged = "(" + " UNION ALL ".join(f"SELECT rn + {off} AS rn, {cols} FROM {stage}"
+                                          for stage, off in zip(stages, offsets)) + ")"
+        ok = _row_ok_sql(fmt, draw)
+        token = _token_regex()
+        # One pass (parallel: nothing volatile in it) checks every row, sums every ticket and decides
+        # whether the ticket is bad. Text is compared byte-wise (COLLATE "C": only equality matters,
+        # and the token pattern's ranges are ASCII).
+        cur.execute(
+            f"CREATE UNLOGGED TABLE {tickets} WITH (autovacuum_enabled = false) AS SELECT *,"
+            f" (bad > 0 OR sold_at IS DISTINCT FROM sold_at_max OR terminal IS DISTINCT FROM terminal_max"
+            f"  OR ticket IS NULL OR length(ticket) NOT BETWEEN 1 AND 64 OR ticket COLLATE \"C\" !~ '{token}'"
+            f"  OR terminal IS NULL OR length(terminal) NOT BETWEEN 1 AND 64 OR terminal !~ '{token}') AS problem FROM ("
+            f" SELECT ticket, %(base)s + MIN(rn) AS wid, MIN(rn) AS first_rn, COUNT(*) AS lines,"
+            f"  SUM(stake_cents + COALESCE(plus_cents, 0)) AS stake,"
+            f"  MIN(sold_at) AS sold_at, MAX(sold_at) AS sold_at_max, MIN(terminal COLLATE \"C\") AS terminal,"
+            f"  MAX(terminal COLLATE \"C\") AS terminal_max, COUNT(*) FILTER (WHERE NOT ok) AS bad"
+            f" FROM (SELECT rn, ticket, sold_at, terminal, stake_cents, plus_cents, {ok} AS ok FROM {staged} r) s"
+            f" GROUP BY ticket) g",
+            {**window, "base": base_id},
+        )
+        clock.lap("check rows and group tickets")
+        cur.execute(f"SELECT COUNT(*) FILTER (WHERE problem), COUNT(*), SUM(lines), SUM(stake) FROM {tickets}")
+        bad_tickets, ticket_count, line_count, stake_total = cur.fetchone()
+        clock.lap("count tickets")
+        if bad_tickets:
+            report = _report_from_staging(draw, fmt, cur, staged, tickets, "problem", rows)
+            return _refused(actor, base, report, "copy", request)
+        main, sec = _mask_sql(fmt)
+        bounds = [base_id + off + 1 for off in offsets] + [base_id + BATCH_ID_SPAN]
+        bounds[0] = base_id
+
+        def write_lines(k: int) -> Callable[[], None]:
+            # Each half's lines go into a table of their own, filled without indexes, indexed once,
+            # and attached below as a partition of lottery_line (migration 0005).
+            def run() -> None:
+                _fill_line_partition(works[k], parts[k], draw, batch, bounds[k], bounds[k + 1],
+                                     f"SELECT {base_id + offsets[k]} + s.rn, {main}, {sec}, s.plus, 0::smallint,"
+                                     f" s.stake_cents, COALESCE(s.plus_cents, 0), {int(draw.pk)}::bigint, t.wid"
+                                     f" FROM {stages[k]} s JOIN {tickets} t USING (ticket)")
+            return run
+
+        def write_wagers_and_attach() -> RetailImport:
+            with transaction.atomic():
+                record = RetailImport.objects.create(
+                    **base, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
+                    lines=line_count, stake_cents=int(stake_total), finished_at=timezone.now(), batch=batch,
+                )
+                with connection.cursor() as c:
+                    c.execute("SET LOCAL work_mem = '256MB'")  # the tickets sorted in memory (this transaction)
+                    c.execute(
+                        "INSERT INTO lottery_wager (id, channel, reference, draw_id, player_id, retail_terminal,"
+                        " retail_import_id, sold_at, paid, accepted_at, stake_cents, line_count)"
+                        f" SELECT wid, %s, ticket, %s, NULL, terminal, %s, sold_at, TRUE, %s, stake, lines"
+                        f" FROM {tickets} ORDER BY wid",
+                        [RETAIL, draw.pk, record.pk, timezone.now()],
                     )
-                    now = timezone.now()
-                    _pipe(
-                        cur,
-                        f"COPY (SELECT wid, %s::varchar, ticket::varchar, %s::bigint, NULL::bigint, terminal::varchar,"
-                        f" %s::bigint, sold_at, TRUE, %s::timestamptz, stake::bigint, lines::integer FROM {tickets}"
-                        f" ORDER BY wid) TO STDOUT (FORMAT binary)",
-                        [RETAIL, draw.pk, record.pk, now],
-                        "COPY lottery_wager (id, channel, reference, draw_id, player_id, retail_terminal,"
-                        " retail_import_id, sold_at, paid, accepted_at, stake_cents, line_count) FROM STDIN (FORMAT binary)",
-                    )
-                    clock.lap("wagers")
-                    main, sec = _mask_sql(fmt)
-                    _pipe(
-                        cur,
-                        f"COPY (SELECT %s::bigint + s.rn, %s::bigint, t.wid, {main}, {sec}, s.plus, 0::smallint,"
-                        f" s.stake_cents, COALESCE(s.plus_cents, 0) FROM {stage} s JOIN {tickets} t USING (ticket))"
-                        f" TO STDOUT (FORMAT binary)",
-                        [base_id, draw.pk],
-                        "COPY lottery_line (id, draw_id, wager_id, main_mask, extra_mask, plus, flags, stake_cents,"
-                        " addon_cents) FROM STDIN (FORMAT binary)",
-                    )
-                    clock.lap("lines")
-                    record.finished_at = timezone.now()
-                    record.save(update_fields=["finished_at"])
-                    _done(actor, record, request)
-                clock.lap("commit")
-                log.info("retail import %s: %s rows in %s", record.pk, rows, clock)
-                transaction.on_commit(_summarize_line_indexes)
-                return record
-            except (IntegrityError, psycopg.errors.UniqueViolation):
-                # A ticket of the file is already in the database (unique channel + reference); the
-                # work connection cannot see uncommitted wagers, so the validator writes the report.
-                work.rollback()
-                report, _, _ = _validate_all(draw, fmt, stream, keep=False)
-                if not report.bad_rows:
-                    report.add(0, "", ["a ticket of the file is already in the database"])
-                return _refused(actor, base, report, "copy", request)
+                clock.lap("wagers (lines alongside)")
+                wait_lines()
+                clock.lap("lines")
+                with connection.cursor() as c:
+                    for part, lo, hi in zip(parts, bounds, bounds[1:]):
+                        c.execute(f"ALTER TABLE lottery_line ATTACH PARTITION {part} FOR VALUES FROM ({lo}) TO ({hi})")
+                    c.execute(f"DROP TABLE {', '.join(stages + [tickets])}")
+                clock.lap("attach")
+                record.finished_at = timezone.now()
+                record.save(update_fields=["finished_at"])
+                _done(actor, record, request)
+            clock.lap("commit")
+            return record
+
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=len(parts), thread_name_prefix="retail-lines")
+        futures = [pool.submit(write_lines(k)) for k in range(len(parts))]
+
+        def wait_lines() -> None:
+            for future in futures:
+                future.result()
+
+        try:
+            record = write_wagers_and_attach()
+        except (IntegrityError, psycopg.errors.UniqueViolation):
+            # A ticket of the file is already in the database (unique channel + reference), committed
+            # meanwhile by another import: the validator writes the report.
+            for future in futures:
+                future.exception()
+            report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+            if not report.bad_rows:
+                report.add(0, "", ["a ticket of the file is already in the database"])
+            return _refused(actor, base, report, "copy", request)
+        finally:
+            pool.shutdown(wait=True)
+        log.info("retail import %s: %s rows in %s", record.pk, rows, clock)
+        finished = True  # its tables are attached or dropped (in a transaction that may still be open)
+        return record
     finally:
-        work.rollback()
-        work.close()
+        try:
+            if batch is not None and names and not finished:
+                cur.execute(
+                    "SELECT relname FROM pg_class WHERE relname = ANY(%s) AND relkind = 'r' AND NOT relispartition",
+                    [names],
+                )
+                left = [name for (name,) in cur.fetchall()]
+                if left:  # the import did not finish: nothing of it stays
+                    cur.execute("SET lock_timeout = '2s'")
+                    cur.execute(f"DROP TABLE IF EXISTS {', '.join(left)}")
+            if batch is not None:
+                cur.execute("SELECT pg_advisory_unlock(%s, %s)", [LEFTOVER_LOCK, batch])
+        finally:
+            for work in works:
+                work.close()
+
+
+def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: int, select: str) -> None:
+    """Create, fill, index and analyze (on a work connection) the table of lines that becomes the
+    partition [lo, hi) of lottery_line. Its CHECK constraints let the planner leave it out of a query
+    for another draw or for another batch's wagers, and make attaching it need no scan."""
+    span_lo, span_hi = int(batch) * BATCH_ID_SPAN, (int(batch) + 1) * BATCH_ID_SPAN
+    work.execute(
+        f"CREATE TABLE {part} (LIKE lottery_line INCLUDING DEFAULTS,"
+        f" CONSTRAINT {part}_ids CHECK (id >= {int(lo)} AND id < {int(hi)}),"
+        f" CONSTRAINT {part}_draw CHECK (draw_id = {int(draw.pk)}),"
+        f" CONSTRAINT {part}_wagers CHECK (wager_id >= {span_lo} AND wager_id < {span_hi}))"
+    )
+    work.execute(f"INSERT INTO {part} (id, main_mask, extra_mask, plus, flags, stake_cents, addon_cents, draw_id,"
+                 f" wager_id) {select}")
+    work.execute("SET maintenance_work_mem = '256MB'")
+    work.execute(f"ALTER TABLE {part} ADD CONSTRAINT {part}_pkey PRIMARY KEY (id)")
+    work.execute(f"CREATE INDEX {part}_wager_brin ON {part} USING brin (wager_id) WITH (pages_per_range = 32)")
+    work.execute(f"ANALYZE {part}")  # its statistics come with it when it is attached
 
 
 class _Clock:
@@ -571,26 +822,6 @@ def _content_end(stream: IO[bytes]) -> int:
             return start + len(tail)
         end = start
     return 0
-
-
-def _summarize_line_indexes() -> None:
-    """After a load: summarize the BRIN ranges it filled (so the next scan of a draw skips the other
-    draws' pages) and refresh the planner's statistics of the two tables (autovacuum would do both a
-    little later; a settlement planned on statistics from before the load scans every draw). Best effort."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT brin_summarize_new_values('line_draw_brin'), brin_summarize_new_values('line_wager_brin')")
-            cursor.execute("ANALYZE lottery_line, lottery_wager")
-    except Exception:  # noqa: BLE001 - an optimisation only
-        log.warning("could not summarize the line indexes", exc_info=True)
-
-
-def _pipe(source_cursor, copy_out: str, params: list, copy_in: str) -> None:
-    """Stream the result of a query on the work connection into a table in Django's transaction."""
-    target = connection.connection  # Django's psycopg connection, inside the atomic block
-    with target.cursor() as dst_cursor, source_cursor.copy(copy_out, params) as src, dst_cursor.copy(copy_in) as dst:
-        for block in src:
-            dst.write(block)
 
 
 def _report_from_staging(draw: Draw, fmt: LineFormat, cur, stage: str, tickets: str, problem: str,

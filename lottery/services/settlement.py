@@ -5,9 +5,12 @@ A `SettlementRun` row is the source of truth. A worker claims it with a compare-
 claim. The run records what is done as it is done:
 
 1. counting: tier counts, turnover and stakes in one set-based query (path A, `lottery.matching`);
-   the prize engine turns them into prizes; tier results and the chunk plan are stored.
+   the prize engine turns them into prizes; tier results and the chunk plan (from the import
+   records and the sequence-numbered lines) are stored.
 2. writing: for each chunk of line ids, the winning lines are inserted with their prizes (path B)
-   and the chunk is marked done, in one transaction: a chunk is written exactly once.
+   and the chunk is marked done, in one transaction: a chunk is written exactly once. On PostgreSQL
+   (`_count_and_write`) worker connections read the chunks with path B while path A counts, hold
+   the winners in a temporary table of their session, and write them once the prizes are known.
 3. checking: winners per class, boosted winners and money per class, counted from the written rows,
    must equal path A and the engine; else the run halts with a significant audit event.
 4. finishing: run settled, draw settled, rollovers handed to the next draw of the game.
@@ -34,16 +37,20 @@ from django.utils import timezone
 
 from compliance.audit import audit_record
 
-from ..formats import UnsupportedGame, require_number_game
+from ..formats import NUMBER_GAMES, UnsupportedGame, require_pipeline_game
 from ..matching import (
     DIRECT_ID_LIMIT,
     Drawn,
     classify_group,
     decode,
+    direct_lines_sql,
     engine_class_table,
     feature_key,
+    held_winners_sql,
     path_a_counts_sql,
+    path_b_hold_sql,
     path_b_insert_sql,
+    path_b_release_sql,
 )
 from ..models import (
     Draw,
@@ -230,12 +237,24 @@ def run_settlement(run_id: int, *, worker: str | None = None) -> SettlementRun:
         return SettlementRun.objects.get(pk=run_id)
     run = SettlementRun.objects.select_related("draw__game", "result", "ruleset").get(pk=run_id)
     started = time.monotonic()
+    laps = [("claim", started)]
     try:
         _preconditions(run)
-        if run.engine_result is None:
-            _count(run, worker)
-        _write(run, worker)
+        _winners_partition(run)
+        laps.append(("preconditions", time.monotonic()))
+        if _side_by_side(run):
+            _count_and_write(run, worker)
+            laps.append(("counting (A) beside reading (B), engine, writing winners", time.monotonic()))
+        else:
+            if run.engine_result is None:
+                _count(run, worker)
+                laps.append(("counting and engine", time.monotonic()))
+            _write(run, worker)
+            laps.append(("writing winners", time.monotonic()))
         _check_and_finish(run, worker, started)
+        laps.append(("check and finish", time.monotonic()))
+        log.info("settlement run %s: %s", run_id,
+                 ", ".join(f"{name} {end - begin:.3f} s" for (_, begin), (name, end) in zip(laps, laps[1:])))
     except LostClaim:
         log.warning("settlement run %s: claim lost, stopping", run_id)
     except SettlementHalted:
@@ -246,6 +265,44 @@ def run_settlement(run_id: int, *, worker: str | None = None) -> SettlementRun:
         _fail(run, worker, exc)
     run.refresh_from_db()
     return run
+
+
+def _winners_partition(run: SettlementRun) -> None:
+    """PostgreSQL: the run's own partition of lottery_winning (migration 0006), made and attached
+    before any winner is written, with only the unique (run, line) index; the indexes the winners
+    list reads are built once the run is settled (`_winners_indexes`)."""
+    if connection.vendor != "postgresql":
+        return
+    name = f"lottery_winning_r{int(run.pk)}"
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT relispartition FROM pg_class WHERE relname = %s"
+                       " AND relnamespace = current_schema()::regnamespace", [name])
+        row = cursor.fetchone()
+        if row is not None and row[0]:
+            return
+        if row is None:
+            cursor.execute(f"CREATE TABLE {name} (LIKE lottery_winning INCLUDING DEFAULTS)")
+        cursor.execute(f"ALTER TABLE lottery_winning ATTACH PARTITION {name} FOR VALUES IN ({int(run.pk)})")
+
+
+WINNERS_INDEXES = {"class": "run_id, class_no, line_id", "prize": "run_id, prize_cents, line_id"}
+
+
+def _winners_indexes(run: SettlementRun, which=tuple(WINNERS_INDEXES), analyze: bool = True) -> None:
+    """PostgreSQL: index the run's winners once they are all written, for the winners list's keyset
+    pages by class and by prize, and give the planner the partition's statistics (a small sample: the
+    row count is what matters; autovacuum analyzes it fully later). No index on id: winners are read
+    by run and line, class or prize."""
+    if connection.vendor != "postgresql" or getattr(run, "winners_indexed", False):
+        return
+    name = f"lottery_winning_r{int(run.pk)}"
+    with connection.cursor() as cursor:
+        for key in which:
+            cursor.execute(f"CREATE INDEX IF NOT EXISTS {name}_{key} ON {name} ({WINNERS_INDEXES[key]})")
+        if analyze:
+            with transaction.atomic():
+                cursor.execute("SET LOCAL default_statistics_target = 10")
+                cursor.execute(f"ANALYZE {name}")
 
 
 def _fail(run: SettlementRun, worker: str, exc: Exception) -> None:
@@ -263,7 +320,7 @@ def _preconditions(run: SettlementRun) -> None:
     from .draws import previous_draw
 
     draw = run.draw
-    require_number_game(draw.game.code)
+    require_pipeline_game(draw.game.code)
     if draw.state not in (DrawState.RESULT_CONFIRMED, DrawState.CORRECTED):
         raise DrawStateError(f"{draw} is {draw.get_state_display()}; it is not waiting for settlement.")
     prev = previous_draw(draw)
@@ -313,67 +370,94 @@ def prize_map(engine_result: dict[str, Any]) -> dict[int, int]:
 
 
 def _count(run: SettlementRun, worker: str) -> None:
-    from ..rules.jsonio import calculate_round
+    if run.draw.game.code not in NUMBER_GAMES:  # Keno, Jokeri, ...: lottery.games.settlement
+        from ..games.settlement import count
 
+        return count(run, worker)
     draw, result = run.draw, run.result
     with transaction.atomic():
         _own(run, worker, phase=RunPhase.COUNTING)
     drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
-    counts: dict[str, dict[str, int]] = {}
-    lines = turnover = addon = direct = 0
-    direct_lo = direct_hi = None
-    table = engine_class_table(draw.game.code, run.ruleset.params)
+    ranges, planned = _plan(run)
     with connection.cursor() as cursor:
         cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
-        for key, n, stake, addon_stake, n_direct, first, last in cursor.fetchall():
-            h, s, a, p = feature_key(key)
-            try:
-                code = classify_group(table, h, s, a, p)
-            except KeyError:
-                _halt(run, worker, [f"{n} lines have an impossible combination (hits {h}, additional {a}, "
-                                    f"secondary {s}, plus {p})"], {})
-            if n_direct:
-                direct += n_direct
-                direct_lo = first if direct_lo is None else min(direct_lo, first)
-                direct_hi = last if direct_hi is None else max(direct_hi, last)
-            lines += n
-            turnover += int(stake or 0)
-            addon += int(addon_stake or 0)
-            if code is not None:
-                key, boosted = decode(int(code))
-                slot = counts.setdefault(key, {"winners": 0, "boosted": 0})
-                slot["winners"] += n
-                if boosted:
-                    slot["boosted"] += n
-    engine_input = _engine_input(run, counts, turnover, addon, lines)
-    engine_result = calculate_round(engine_input, run.ruleset.params)
-    size = _chunk_lines()
+        groups = [(key, n, stake, addon_stake) for key, n, stake, addon_stake in cursor.fetchall()]
+    _store_engine(run, worker, groups, planned, _chunks(run, ranges))
+
+
+def _plan(run: SettlementRun) -> tuple[list[tuple[int, int]], int]:
+    """The id ranges of the draw's lines and how many lines they hold: the range of the lines numbered
+    by the table's own sequence (one small query) and the range each COPY retail import owns (from
+    its record). Path A's count of the draw's lines must come to the same total."""
+    draw = run.draw
+    with connection.cursor() as cursor:
+        cursor.execute(direct_lines_sql(draw.pk))
+        direct, direct_lo, direct_hi = cursor.fetchone()
     ranges = [(direct_lo, direct_hi)] if direct else []
-    imported = 0
+    planned = int(direct or 0)
     for batch, rows in RetailImport.objects.filter(draw=draw, state=RetailImport.State.DONE,
                                                    batch__isnull=False).values_list("batch", "lines"):
         ranges.append((batch * DIRECT_ID_LIMIT + 1, batch * DIRECT_ID_LIMIT + rows))
-        imported += rows
-    if direct + imported != lines:
-        _halt(run, worker, [f"the chunk plan covers {direct + imported} lines, the draw has {lines}"], {})
+        planned += rows
+    return sorted(ranges), planned
+
+
+def _chunks(run: SettlementRun, ranges: list[tuple[int, int]]) -> list[SettlementChunk]:
+    """Chunks of at most LOTTERY_SETTLEMENT_CHUNK_LINES line ids over the ranges (inclusive)."""
+    size = _chunk_lines()
     chunks = []
-    for lo, hi in sorted(ranges):
+    for lo, hi in ranges:
         start = lo
         while start <= hi:
             chunks.append(SettlementChunk(run=run, lo=start, hi=min(start + size, hi + 1)))
             start += size
+    return chunks
+
+
+def _store_engine(run: SettlementRun, worker: str, groups, planned: int,
+                  chunks: list[SettlementChunk] | None) -> None:
+    """Path A's groups (feature key, lines, stakes, add-on stakes) -> the tier counts by the
+    engine-derived class table -> the engine; store its result and the tier results (and the chunks,
+    when given) in one transaction."""
+    from ..rules.jsonio import calculate_round
+
+    draw = run.draw
+    table = engine_class_table(draw.game.code, run.ruleset.params)
+    counts: dict[str, dict[str, int]] = {}
+    lines = turnover = addon = 0
+    for key, n, stake, addon_stake in groups:
+        h, s, a, p = feature_key(key)
+        try:
+            code = classify_group(table, h, s, a, p)
+        except KeyError:
+            _halt(run, worker, [f"{n} lines have an impossible combination (hits {h}, additional {a}, "
+                                f"secondary {s}, plus {p})"], {})
+        lines += n
+        turnover += int(stake or 0)
+        addon += int(addon_stake or 0)
+        if code is not None:
+            key, boosted = decode(int(code))
+            slot = counts.setdefault(key, {"winners": 0, "boosted": 0})
+            slot["winners"] += n
+            if boosted:
+                slot["boosted"] += n
+    if planned != lines:
+        _halt(run, worker, [f"the chunk plan covers {planned} lines, the draw has {lines}"], {})
+    engine_input = _engine_input(run, counts, turnover, addon, lines)
+    engine_result = calculate_round(engine_input, run.ruleset.params)
     tiers = _tiers(run, engine_result, counts)
     with transaction.atomic():
         _own(run, worker)
         TierResult.objects.filter(run=run).delete()
-        SettlementChunk.objects.filter(run=run).delete()
         TierResult.objects.bulk_create(tiers)
-        SettlementChunk.objects.bulk_create(chunks)
-        fields = dict(
+        fields: dict[str, Any] = dict(
             tier_counts=counts, engine_input=engine_input, engine_result=engine_result, lines_count=lines,
-            turnover_cents=turnover, addon_turnover_cents=addon, chunk_size=size, chunks_total=len(chunks),
-            chunks_done=0, phase=RunPhase.WRITING,
+            turnover_cents=turnover, addon_turnover_cents=addon, phase=RunPhase.WRITING,
         )
+        if chunks is not None:
+            SettlementChunk.objects.filter(run=run).delete()
+            SettlementChunk.objects.bulk_create(chunks)
+            fields.update(chunk_size=_chunk_lines(), chunks_total=len(chunks), chunks_done=0)
         _own(run, worker, **fields)
     for name, value in fields.items():
         setattr(run, name, value)
@@ -407,6 +491,10 @@ def _parallelism() -> int:
 
 
 def _write(run: SettlementRun, worker: str) -> None:
+    if run.draw.game.code not in NUMBER_GAMES:
+        from ..games.settlement import write
+
+        return write(run, worker)
     draw, result = run.draw, run.result
     drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
     prizes = prize_map(run.engine_result)
@@ -436,19 +524,149 @@ def _write(run: SettlementRun, worker: str) -> None:
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    def in_thread(chunk):
+    def in_thread(chunks):
         try:
-            write_chunk(*chunk)
+            for chunk in chunks:
+                write_chunk(*chunk)
         finally:
             connection.close()  # this thread's own connection
 
+    # Each connection writes every n-th chunk (the chunks are alike in size).
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"settle-{run.pk}") as pool:
-        for future in [pool.submit(in_thread, chunk) for chunk in pending]:
+        for future in [pool.submit(in_thread, pending[i::threads]) for i in range(threads)]:
             future.result()
+
+
+def _side_by_side(run: SettlementRun) -> bool:
+    """PostgreSQL outside a transaction, number games, more than one worker connection: path B reads
+    the chunks on the worker connections while path A counts on this one (`_count_and_write`)."""
+    return run.draw.game.code in NUMBER_GAMES and _parallelism() > 1
+
+
+def _count_and_write(run: SettlementRun, worker: str) -> None:
+    """Path A and path B side by side, on LOTTERY_SETTLEMENT_WORKERS + 1 connections.
+
+    The chunks are planned first (import records and the sequence-numbered lines, one small query).
+    Each worker connection then takes every n-th pending chunk and keeps path B's winners of it in a
+    temporary table of its session (`path_b_hold_sql`), while this connection counts with path A and
+    runs the engine (tier results stored, as in `_count`). With the prizes known, each worker writes
+    its chunks' winners with their prizes and marks each chunk done, one transaction per chunk
+    (`path_b_release_sql`), then the workers build the winners list's indexes, one each.
+
+    A crash or kill at any point: nothing is written before the engine's result is stored, and the
+    held winners go with their session; a rerun plans again if the engine's result is missing, else
+    reads and writes the chunks not yet done. The unique (run, line) index forbids a double insert."""
+    result = run.result
+    drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
+    planned = None
+    if run.engine_result is None:
+        with transaction.atomic():
+            _own(run, worker, phase=RunPhase.COUNTING)
+        ranges, planned = _plan(run)
+        chunks = _chunks(run, ranges)
+        with transaction.atomic():
+            _own(run, worker)
+            SettlementChunk.objects.filter(run=run).delete()
+            SettlementChunk.objects.bulk_create(chunks)
+            _own(run, worker, chunk_size=_chunk_lines(), chunks_total=len(chunks), chunks_done=0)
+        run.chunk_size, run.chunks_total, run.chunks_done = _chunk_lines(), len(chunks), 0
+    pending = list(SettlementChunk.objects.filter(run=run, done_at__isnull=True).order_by("lo")
+                   .values_list("pk", "lo", "hi"))
+    share = max(1, min(_parallelism(), len(pending)))
+    crew = _Crew(run, worker, drawn, [pending[i::share] for i in range(share)])
+    prizes = None
+    try:
+        if planned is not None:
+            draw = run.draw
+            with connection.cursor() as cursor:
+                cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
+                groups = cursor.fetchall()
+            _store_engine(run, worker, groups, planned, None)
+        prizes = prize_map(run.engine_result)
+    finally:
+        crew.release(prizes)  # None: the workers stop without writing
+        errors = crew.join()
+    if errors:
+        raise errors[0]
+
+
+class _Crew:
+    """Worker threads with a database connection each (their own sessions and temporary tables)."""
+
+    def __init__(self, run: SettlementRun, worker: str, drawn: Drawn, parts: list[list[tuple[int, int, int]]]):
+        import threading
+
+        self.run, self.worker, self.drawn = run, worker, drawn
+        self.go = threading.Event()
+        self.prizes: dict[int, int] | None = None
+        self.errors: list[BaseException] = []
+        self.barrier = threading.Barrier(len(parts))
+        self.threads = [threading.Thread(target=self._work, args=(i, part), name=f"settle-{run.pk}-{i}", daemon=True)
+                        for i, part in enumerate(parts)]
+        for thread in self.threads:
+            thread.start()
+
+    def release(self, prizes: dict[int, int] | None) -> None:
+        self.prizes = prizes
+        self.go.set()
+
+    def join(self) -> list[BaseException]:
+        for thread in self.threads:
+            thread.join()
+        return self.errors
+
+    def _work(self, index: int, chunks: list[tuple[int, int, int]]) -> None:
+        import threading
+
+        run, draw = self.run, self.run.draw
+        try:
+            with connection.cursor() as cursor:
+                for sql in held_winners_sql():
+                    cursor.execute(sql)
+                for pk, lo, hi in chunks:
+                    cursor.execute(path_b_hold_sql(draw.game.code, run.ruleset.params, self.drawn, draw.pk, pk, lo, hi))
+            self.go.wait()
+            if self.prizes is None:
+                self.barrier.abort()
+                return
+            for pk, _lo, _hi in chunks:
+                self._release(pk)
+            self.barrier.wait()
+            # Every chunk is written: the winners list's indexes of the run, one per worker (the first
+            # also takes the statistics, once the other's index is built).
+            _winners_indexes(run, tuple(WINNERS_INDEXES)[index::len(self.threads)], analyze=index == 0)
+            self.barrier.wait()
+            if index == 0:
+                run.winners_indexed = True
+        except threading.BrokenBarrierError:
+            pass  # another worker failed: its error is reported
+        except BaseException as exc:  # noqa: BLE001 - handed to the coordinating thread
+            self.errors.append(exc)
+            self.barrier.abort()
+        finally:
+            connection.close()  # this thread's own connection, and its temporary table with it
+
+    def _release(self, pk: int) -> None:
+        run, worker = self.run, self.worker
+        with transaction.atomic():
+            if not SettlementChunk.objects.select_for_update().filter(pk=pk, done_at__isnull=True).exists():
+                return  # written meanwhile by the worker we took over from
+            with connection.cursor() as cursor:
+                cursor.execute(path_b_release_sql(run.pk, self.prizes, pk))
+                written = cursor.rowcount
+            SettlementChunk.objects.filter(pk=pk).update(done_at=timezone.now(), winners=written)
+            _own(run, worker, chunks_done=F("chunks_done") + 1)
+        done = SettlementChunk.objects.filter(run=run, done_at__isnull=False).count()
+        run.chunks_done = done
+        after_chunk(run, done)
 
 
 def _check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
     """Count the written winners per class (the second computation) and compare."""
+    if run.draw.game.code not in NUMBER_GAMES:
+        from ..games.settlement import check
+
+        return check(run)
     checked: dict[str, dict[str, int]] = {}
     with connection.cursor() as cursor:
         cursor.execute(
@@ -508,6 +726,7 @@ def _check_and_finish(run: SettlementRun, worker: str, started: float) -> None:
     breakage = sum(t.breakage_cents for t in tiers)
     winners = sum(v["winners"] for v in checked.values())
     with transaction.atomic():
+        _winners_indexes(run)
         now = timezone.now()
         _own(run, worker, state=RunState.SETTLED, phase=RunPhase.DONE, check_counts=checked, finished_at=now,
              winners_count=winners, paid_cents=paid, breakage_cents=breakage,
@@ -526,6 +745,9 @@ def _check_and_finish(run: SettlementRun, worker: str, started: float) -> None:
                   "paid_cents": paid, "breakage_cents": breakage, "turnover_cents": run.turnover_cents,
                   "previous_version": run.previous.version if run.previous_id else None},
         )
+        from .payouts import settlement_request_approval
+
+        settlement_request_approval(run=run, draw=draw)  # four eyes: a person approves it for payout
         rollover = {t.class_key: t.rollover_out_cents for t in tiers if t.rollover_out_cents}
         if rollover or draw.rollover_to.exists():
             hand_over_rollover(actor="system:settlement", source=draw, rollover=rollover,

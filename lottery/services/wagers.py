@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from compliance.audit import audit_record
 
-from ..formats import UnsupportedGame, line_format, parse_line
+from ..formats import NUMBER_GAMES, UnsupportedGame, line_format, parse_line
 from ..models import Draw, DrawState, Line, Wager
 from ..rules.errors import RulesError
 from .errors import DrawInputError, DrawStateError
@@ -52,6 +52,10 @@ def _lines(draw: Draw, lines: Sequence[Mapping[str, Any]]) -> list[Line]:
         raise DrawInputError("A wager needs at least one line.")
     if len(lines) > MAX_LINES:
         raise DrawInputError(f"A wager has at most {MAX_LINES} lines.")
+    if draw.game.code not in NUMBER_GAMES:  # Keno, Jokeri, ...: their own line formats
+        from ..games.wagers import game_lines
+
+        return game_lines(draw, lines)
     try:
         fmt = line_format(draw.game.code, draw.ruleset.params)
     except UnsupportedGame as exc:
@@ -83,11 +87,13 @@ def wager_place(
     session,
     reference: str,
     lines: Sequence[Mapping[str, Any]],
+    addons: Sequence[Mapping[str, Any]] = (),
     now: dt.datetime | None = None,
     request=None,
 ) -> Placed:
     """Place a player's wager for an open draw. Raises DrawStateError (sales not open), DrawInputError
-    (bad lines) or a players.errors.PlayerError (refused by screening or the ledger)."""
+    (bad lines) or a players.errors.PlayerError (refused by screening or the ledger). `addons`: Jokeri
+    and Lomatonni lines (each with its `game`) in the add-on draws linked to the draw (§2)."""
     from players.errors import PlayerError
     from players.services import account_stake
 
@@ -107,6 +113,10 @@ def wager_place(
         if draw.state != DrawState.OPEN or not draw.sales_open_at <= now < draw.sales_close_at:
             raise DrawStateError(f"{draw} is not open for sales (it is {draw.get_state_display()}).")
         rows = _lines(draw, lines)
+        if addons:
+            from ..games.wagers import addon_lines
+
+            rows += addon_lines(draw, addons, now)
         total = sum(r.stake_cents + r.addon_cents for r in rows)
         try:
             account_stake(actor=actor, account=player.account, amount_cents=total,
@@ -128,7 +138,7 @@ def wager_place(
             Line.objects.bulk_create(rows)
             audit_record(actor=actor, action="lottery.wager_accepted", obj=wager, request=request,
                          data={"draw": draw.pk, "player": player.pk, "lines": len(rows), "stake_cents": total,
-                               "reference": reference})
+                               "reference": reference, "addon_lines": len(addons)})
     if refusal is not None:
         raise refusal
     return Placed(wager)

@@ -18,3 +18,11 @@ def test_loading_the_demo_again_adds_no_draw(db):
     count = Draw.objects.count()
     call_command("seed_demo", stdout=io.StringIO())
     assert Draw.objects.count() == count
+
+
+def test_the_demo_has_an_open_keno_round_with_sales_and_a_jokeri_draw_linked_to_lotto(db):
+    call_command("seed_demo", stdout=io.StringIO())
+    keno = Draw.objects.get(game__code="keno", number=2001)
+    jokeri = Draw.objects.get(game__code="jokeri", number=1003)
+    assert (keno.state, keno.retail_imports.get().lines, jokeri.state, jokeri.main_draw.game.code,
+            jokeri.main_draw.number) == (DrawState.OPEN, 800, DrawState.OPEN, "lotto", 1003)

@@ -273,9 +273,9 @@ def test_the_database_refuses_a_result_confirmed_by_its_enterer(db, enterer):
         DrawResult.objects.filter(pk=result.pk).update(status="confirmed", confirmed_by=enterer)
 
 
-def test_unsupported_games_cannot_take_a_result_yet(db, enterer):
+def test_a_keno_result_without_its_kunkku_number_is_refused(db, enterer):
     draw = DrawFactory(game_code="keno", state="closed")
-    with pytest.raises(DrawInputError, match="not yet supported"):
+    with pytest.raises(DrawInputError, match="the Kunkku number is required"):
         result_enter(actor=enterer, draw=draw, numbers={"numbers": list(range(1, 21))}, draw_method="system", witnesses="W")
 
 

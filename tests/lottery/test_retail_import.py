@@ -209,3 +209,100 @@ def test_the_command_fails_on_a_refused_file(draw, tmp_path):
     path.write_bytes(sales_file([lotto_row("B2", _sold(draw), (1, 2, 3, 4, 5, 6, 41))]).getvalue())
     with pytest.raises(CommandError, match="1 bad rows"):
         call_command("import_retail_sales", str(path), "--draw", str(draw.pk))
+
+
+# ------------------------------------------------------------------------------------------------
+# PostgreSQL: the file in two halves, the lines in partitions of their own (migration 0005)
+# ------------------------------------------------------------------------------------------------
+
+def _tables(prefix: str) -> dict[str, bool]:
+    """name -> is a partition, of the tables whose name starts with prefix."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relname, relispartition FROM pg_class WHERE relkind = 'r' AND relname LIKE %s",
+                       [prefix.replace("_", "\\_") + "%"])
+        return dict(cursor.fetchall())
+
+
+def _many_rows(draw, tickets: int = 60):
+    t = _sold(draw)
+    rows = []
+    for i in range(tickets):
+        for j in range(1 + i % 3):
+            nums = [(i + j + k * 5) % 40 + 1 for k in range(7)]
+            rows.append(lotto_row(f"M{i:05d}", t, nums, plus=(i % 30) + 1 if j == 0 else None, terminal=f"T{i % 7}"))
+    return rows
+
+
+@pytest.mark.postgres
+def test_postgresql_streams_a_big_file_in_two_halves_into_two_partitions(draw, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY exists only on PostgreSQL")
+    from lottery.services import retail
+
+    monkeypatch.setattr(retail, "SPLIT_MIN_BYTES", 0)
+    rows = _many_rows(draw)
+    record = _import(draw, rows)
+    assert (record.state, record.rows, record.lines, record.tickets) == ("done", len(rows), len(rows), 60)
+    base = record.batch * 2**32
+    lines = list(Line.objects.filter(draw=draw).order_by("id").values_list("id", "wager_id", "main_mask", "plus"))
+    assert [line_id - base for line_id, *_ in lines] == list(range(1, len(rows) + 1))  # numbered in file order
+    wagers = dict(Wager.objects.filter(draw=draw).values_list("reference", "id"))
+    assert wagers["M00001"] == base + 2  # the ticket's first row
+    assert lines[1] == (base + 2, base + 2, picks_to_mask([2, 7, 12, 17, 22, 27, 32]), 2)
+    parts = _tables(f"lottery_line_b{record.batch}_")
+    assert parts == {f"lottery_line_b{record.batch}_1": True, f"lottery_line_b{record.batch}_2": True}
+    assert _tables(f"lottery_stage_b{record.batch}_") == {}  # the work tables are gone
+
+
+@pytest.mark.postgres
+def test_postgresql_reports_every_bad_row_of_a_file_in_two_halves(draw, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY exists only on PostgreSQL")
+    from lottery.formats import line_format
+    from lottery.services import retail
+
+    monkeypatch.setattr(retail, "SPLIT_MIN_BYTES", 0)
+    t = _sold(draw)
+    rows = _many_rows(draw, 20)
+    rows[3] = lotto_row("B2", t, (1, 2, 3, 4, 5, 6, 41))
+    rows[-2] = lotto_row("M00001", t, terminal="T9")  # the ticket's first rows are in the first half
+    record = _import(draw, rows)
+    report, _, _ = retail._validate_all(draw, line_format("lotto", draw.ruleset.params), sales_file(rows), keep=False)
+    assert (record.state, record.errors) == ("failed", report.entries)
+    assert [e["row"] for e in record.errors] == [5, len(rows)]
+    assert Line.objects.filter(draw=draw).count() == 0
+    assert _tables(f"lottery_line_b{record.batch or 0}_") == {} and _tables("lottery_stage_b") == {}
+
+
+@pytest.mark.postgres
+def test_postgresql_drops_the_work_tables_of_an_import_that_died(transactional_db):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY exists only on PostgreSQL")
+    from lottery.services import retail
+
+    with connection.cursor() as cursor:  # committed work tables of two batches: 999998 still running
+        for name in ("lottery_stage_b999999_1", "lottery_stage_b999999_t", "lottery_line_b999999_2",
+                     "lottery_stage_b999998_1"):
+            cursor.execute(f"CREATE TABLE {name} (x int)")
+    running = retail._work_connection()
+    work = retail._work_connection()
+    try:
+        running.execute("SELECT pg_advisory_lock(%s, 999998)", [retail.LEFTOVER_LOCK])
+        retail._drop_leftovers(work.cursor())
+        left = set(_tables("lottery_stage_b99999")) | set(_tables("lottery_line_b99999"))
+    finally:
+        running.close()
+        work.execute("DROP TABLE IF EXISTS lottery_stage_b999998_1")
+        work.close()
+    assert left == {"lottery_stage_b999998_1"}
+
+
+@pytest.mark.postgres
+def test_postgresql_refuses_a_file_with_a_copy_end_of_data_line(draw):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY exists only on PostgreSQL")
+    t = _sold(draw)
+    rows = [lotto_row("A1", t), "\\.", lotto_row("B2", t, (8, 9, 10, 11, 12, 13, 14))]
+    record = _import(draw, rows)  # COPY would stop at the line \. and load only A1
+    assert (record.state, [e["row"] for e in record.errors]) == ("failed", [3])
+    assert Line.objects.filter(draw=draw).count() == 0

@@ -369,3 +369,98 @@ def test_chunks_written_side_by_side_give_the_same_winners(transactional_db, mak
     run = settlement.run_settlement(queued[0].pk)
     expected = sum(1 for line in Line.objects.filter(draw=draw) if _engine_class("lotto", line, draw)[0] is not None)
     assert (run.state, run.chunks_done, Winning.objects.filter(run=run).count()) == (RunState.SETTLED, 6, expected)
+
+
+# ------------------------------------------------------------------------------------------------
+# PostgreSQL: path A counting beside path B reading, on worker connections (outside a transaction)
+# ------------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def side_by_side(transactional_db, settings, monkeypatch):
+    """Outside a transaction (committed data, several connections); runs are started by the test."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("side-by-side settlement needs PostgreSQL connections")
+    settings.LOTTERY_SETTLEMENT_WORKERS = 2
+    settings.LOTTERY_SETTLEMENT_CHUNK_LINES = 40
+    monkeypatch.setattr(settlement, "enqueue", lambda run: None)
+
+
+def _partition_indexes(run) -> set[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = %s", [f"lottery_winning_r{run.pk}"])
+        return {name for (name,) in cursor.fetchall()}
+
+
+@pytest.mark.postgres
+def test_side_by_side_a_crashed_run_resumes_to_the_clean_result(side_by_side, confirm_result, monkeypatch):
+    clean_run, crashed_run = _twin_draws(confirm_result)
+    assert clean_run.state == RunState.SETTLED
+    def crash(run, done):  # workers count done chunks side by side: the first to see 3 or more
+        if done >= 3:
+            raise RuntimeError("injected")
+
+    monkeypatch.setattr(settlement, "after_chunk", crash)
+    failed = settlement.run_settlement(crashed_run.pk)
+    assert failed.state == RunState.FAILED and 3 <= failed.chunks_done < failed.chunks_total
+    assert Winning.objects.filter(run=failed).count() == sum(c.winners for c in failed.chunks.filter(done_at__isnull=False))
+    monkeypatch.setattr(settlement, "after_chunk", lambda run, done: None)
+    resumed = settlement.run_settlement(crashed_run.pk)
+    assert resumed.state == RunState.SETTLED
+    assert (_outcome(resumed), _tiers(resumed)) == (_outcome(clean_run), _tiers(clean_run))
+    assert {f"lottery_winning_r{resumed.pk}_class", f"lottery_winning_r{resumed.pk}_prize"} <= _partition_indexes(resumed)
+
+
+@pytest.mark.postgres
+def test_side_by_side_a_killed_worker_is_taken_over_and_pays_nothing_twice(side_by_side, confirm_result, monkeypatch,
+                                                                             settings):
+    clean_run, run = _twin_draws(confirm_result)
+
+    def kill(run, done):
+        if done >= 4:
+            raise SystemExit("worker killed")  # not an Exception: nothing records the failure
+
+    monkeypatch.setattr(settlement, "after_chunk", kill)
+    with pytest.raises(SystemExit):
+        settlement.run_settlement(run.pk)
+    monkeypatch.setattr(settlement, "after_chunk", lambda run, done: None)
+    left = SettlementRun.objects.get(pk=run.pk)
+    assert 4 <= left.chunks_done < left.chunks_total
+    assert left.state == RunState.RUNNING and left.engine_result is not None
+    SettlementRun.objects.filter(pk=run.pk).update(
+        heartbeat_at=left.heartbeat_at - dt.timedelta(seconds=settings.LOTTERY_SETTLEMENT_STALE_SECONDS + 1)
+    )
+    resumed = settlement.run_settlement(run.pk)
+    lines = list(Winning.objects.filter(run=resumed).values_list("line_id", flat=True))
+    assert resumed.state == RunState.SETTLED and len(lines) == len(set(lines))
+    assert _outcome(resumed) == _outcome(clean_run)
+
+
+@pytest.mark.postgres
+def test_side_by_side_a_crash_before_the_engine_plans_again(side_by_side, confirm_result, monkeypatch):
+    clean_run, run = _twin_draws(confirm_result)
+    real = settlement._store_engine
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("crash while counting")
+
+    monkeypatch.setattr(settlement, "_store_engine", crash)
+    failed = settlement.run_settlement(run.pk)
+    assert (failed.state, failed.engine_result, Winning.objects.filter(run=failed).count()) == (RunState.FAILED, None, 0)
+    monkeypatch.setattr(settlement, "_store_engine", real)
+    resumed = settlement.run_settlement(run.pk)
+    assert resumed.state == RunState.SETTLED and _outcome(resumed) == _outcome(clean_run)
+
+
+@pytest.mark.postgres
+def test_side_by_side_disagreeing_computations_halt_the_run(side_by_side, confirm_result, monkeypatch):
+    draw = DrawFactory(jackpot_cents=50_000_000)
+    add_random_lines(draw, 300)
+    run = confirm_result(draw, LOTTO_RESULT)
+    wrong = matching.path_b_class_sql("lotto", draw.ruleset.params).replace("WHEN h = 4 THEN 5", "WHEN h = 4 THEN 6")
+    monkeypatch.setattr(matching, "path_b_class_sql", lambda game, params: wrong)
+    run = settlement.run_settlement(run.pk)
+    assert (run.state, Draw.objects.get(pk=draw.pk).state) == (RunState.HALTED, DrawState.RESULT_CONFIRMED)

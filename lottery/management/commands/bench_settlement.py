@@ -14,13 +14,14 @@ import datetime as dt
 import json
 import os
 import random
+import re
 import resource
 import tempfile
 import time
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from lottery.formats import NUMBER_GAMES, line_format
@@ -101,7 +102,7 @@ class Command(BaseCommand):
         finally:
             settlement_service.enqueue = real_enqueue
         run = queued[0]
-        scan_s = self._bare_scan(draw, run)
+        scan_s, scan_workers, scan_serial_s = self._bare_scan(draw, run)
         t = time.perf_counter()
         settle_run.apply(args=[run.pk]).get()
         settle_s = time.perf_counter() - t
@@ -110,7 +111,8 @@ class Command(BaseCommand):
             raise CommandError(f"settlement did not settle: {run.state} {run.error}")
         self.stdout.write(
             f"settle: {settle_s:.2f} s ({run.winners_count} winners, {run.chunks_total} chunks); "
-            f"bare classification query: {scan_s:.3f} s"
+            f"bare classification query: {scan_s:.3f} s ({scan_workers} parallel workers planned; "
+            f"without them {scan_serial_s and round(scan_serial_s, 3)} s)"
         )
         from lottery.services import payouts as payout_service
         from lottery.tasks import pay_draw
@@ -134,16 +136,27 @@ class Command(BaseCommand):
             "peak_mb": _peak_mb(),
             "import_vs_copy": round(import_s / copy_s, 2) if copy_s else None,
             "settle_vs_scan": round(settle_s / scan_s, 2) if scan_s else None,
+            "copy_s": copy_s and round(copy_s, 3),
+            "scan_s": round(scan_s, 3),
+            "scan_workers": scan_workers,
+            "settle_vs_serial_scan": round(settle_s / scan_serial_s, 2) if scan_serial_s else None,
         }
         self.stdout.write(json.dumps(figures))
 
     # -- pieces ------------------------------------------------------------------------------------
 
     def _staff(self):
+        """Three different staff users with the roles the four-eyes steps need."""
+        from django.contrib.auth.models import Group
+
+        from compliance import roles
+
         User = get_user_model()
         out = []
-        for name in ("bench-enterer", "bench-confirmer", "bench-approver"):
+        for name, role in (("bench-enterer", roles.DRAW_SUPERVISOR), ("bench-confirmer", roles.DRAW_SUPERVISOR),
+                           ("bench-approver", roles.COMPLIANCE_OFFICER)):
             user, _ = User.objects.get_or_create(username=name, defaults={"is_active": True})
+            user.groups.add(Group.objects.get(name=role))
             out.append(user)
         return out
 
@@ -199,18 +212,32 @@ class Command(BaseCommand):
             cursor.execute("DROP TABLE bench_bare_copy")
         return elapsed
 
-    def _bare_scan(self, draw: Draw, run) -> float:
-        """SELECT matches, count(*) ... GROUP BY over the same lines (after one untimed warm-up scan)."""
+    def _bare_scan(self, draw: Draw, run) -> tuple[float, int, float | None]:
+        """SELECT matches, count(*) ... GROUP BY over the same lines (after one untimed warm-up run), as
+        the server plans it (its parallel workers planned are reported), and, for comparison only, the
+        same query with parallel workers off (PostgreSQL)."""
         result = run.result
         sql = (f"SELECT {popcount_sql(f'main_mask & {int(result.main_mask)}', connection.vendor)} AS matches, "
                f"COUNT(*) FROM lottery_line WHERE draw_id = {int(draw.pk)} GROUP BY 1")
+        workers, serial_s = 0, None
         with connection.cursor() as cursor:
             cursor.execute(sql)
             cursor.fetchall()
             t = time.perf_counter()
             cursor.execute(sql)
             cursor.fetchall()
-            return time.perf_counter() - t
+            elapsed = time.perf_counter() - t
+            if connection.vendor == "postgresql":
+                cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}")
+                plan = json.dumps(cursor.fetchone()[0])
+                workers = max([int(x) for x in re.findall(r'"Workers Planned": (\d+)', plan)] or [0])
+                with transaction.atomic():
+                    cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
+                    t = time.perf_counter()
+                    cursor.execute(sql)
+                    cursor.fetchall()
+                    serial_s = time.perf_counter() - t
+        return elapsed, workers, serial_s
 
     def _random_result(self, fmt, rng: random.Random) -> dict:
         drawn = rng.sample(range(1, fmt.main_max + 1), fmt.main_count + (1 if fmt.additional else 0))

@@ -7,6 +7,8 @@ Exits 0 when the file was imported, 1 when it was refused (the report lists ever
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -36,7 +38,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         if record.state == "done":
             self.stdout.write(f"Imported {record.file_name} into {target}: {record.rows} rows, {record.tickets} tickets, "
-                              f"{record.lines} lines, stakes {record.stake_cents / 100:.2f} € ({record.method}).")
+                              f"{record.lines} lines, stakes {Decimal(record.stake_cents).scaleb(-2):.2f} € ({record.method}).")
             return
         for entry in record.errors:
             self.stderr.write(f"row {entry['row']}: {'; '.join(entry['errors'])}")

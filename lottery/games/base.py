@@ -1,0 +1,238 @@
+"""What every game of `lottery.games` provides, and the pieces they share.
+
+A game here is one of the six games that are not bitmask number games (Keno, Kaikki tai ei mitään,
+Tähdenlento, Synttärit, Jokeri, Lomatonni). Each module describes, for the draw pipeline:
+
+* its **result** (`parse_result`: validated by the prize engine's ``validate_result``, stored as
+  canonical JSON plus masks) and its **line** (`parse_line`: validated by the engine's
+  ``validate_line``, stored compactly in the existing `Line` columns; see docs/draws.md);
+* its **retail file columns** (`CSV_COLUMNS`, between ``terminal`` and the fee columns);
+* **path A** (`path_a_features`: one grouping pass whose groups the engine classifies) and
+  **path B** (`path_b_*`: the digest's tables written out by hand in SQL) of settlement.
+
+Line encoding (`Line` columns): `main_mask` and `extra_mask` hold the picks (or packed values),
+`flags` the level or game type (low 4 bits) and ``FLAG_ADDON`` when the line plays the game's add-on
+(Kunkku, Onnenapila, bonus draw, Tuplaus), `plus` the add-on's own pick (lucky number, bonus token,
+designated king number, Tuplaus position and digit), `addon_cents` the add-on fee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.bitmask import mask_to_picks
+from ..rules.errors import InvalidPicks, InvalidResult, RulesError
+
+FLAG_ADDON = 16  # the line plays the game's add-on
+LEVEL_BITS = 15  # Keno level, Tähdenlento game type
+
+
+@dataclass(frozen=True)
+class LineValues:
+    """A validated line as stored in `Line`; ``addon``: the line plays the add-on (and pays its fee)."""
+
+    main_mask: int
+    extra_mask: int = 0
+    plus: int | None = None
+    flags: int = 0
+
+    @property
+    def addon(self) -> bool:
+        return bool(self.flags & FLAG_ADDON)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a game's retail sales file; a numeric column holds a whole number or nothing."""
+
+    name: str
+    numeric: bool = True
+
+
+# ------------------------------------------------------------------------------------------------
+# reading values (JSON from the API and forms, or text from a sales file)
+# ------------------------------------------------------------------------------------------------
+
+def empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or (
+        isinstance(value, (list, tuple)) and not value
+    )
+
+
+def whole(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> int:
+    """A whole number from JSON (int) or text ("12")."""
+    if isinstance(value, bool):
+        raise error(f"{what}: {value!r} is not a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) <= 12:
+        return int(value.strip())
+    raise error(f"{what}: {value!r} is not a whole number")
+
+
+def numbers(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> list[int]:
+    """A list of whole numbers from JSON, or from text separated by spaces or commas."""
+    if isinstance(value, str):
+        return [whole(p, what, error) for p in value.replace(",", " ").split()]
+    if isinstance(value, Sequence):
+        return [whole(v, what, error) for v in value]
+    raise error(f"{what}: expected a list of numbers")
+
+
+def flag(value: Any, what: str) -> bool:
+    """true/false from JSON; 1/0, yes/no, true/false or empty from text."""
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return False
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("", "0", "1", "true", "false", "yes", "no"):
+        return value.strip().lower() in ("1", "true", "yes")
+    raise InvalidPicks(f"{what}: {value!r} is not 1 or 0")
+
+
+def required(data: Mapping[str, Any], key: str, label: str, game: str, error: type[RulesError]) -> Any:
+    value = data.get(key)
+    if empty(value):
+        raise error(f"{game} {'result' if error is InvalidResult else 'line'}: the {label} is required")
+    return value
+
+
+def split_picks(picks: Sequence[int]) -> tuple[int, int]:
+    """Numbers 1..63 as bits 0..62 of the main mask and 64..70 as bits 0..6 of the extra mask (a
+    signed 64-bit column holds 63 numbers without touching its sign bit)."""
+    main = extra = 0
+    for n in picks:
+        if n <= 63:
+            main |= 1 << (n - 1)
+        else:
+            extra |= 1 << (n - 64)
+    return main, extra
+
+
+def join_picks(main_mask: int, extra_mask: int = 0) -> list[int]:
+    return mask_to_picks(int(main_mask)) + [n + 63 for n in mask_to_picks(int(extra_mask or 0))]
+
+
+# ------------------------------------------------------------------------------------------------
+# SQL
+# ------------------------------------------------------------------------------------------------
+
+def bit_tests(column: str, bits: Sequence[int]) -> str:
+    """Path B's hit count: a sum of single-bit tests (bit numbers from 0)."""
+    if not bits:
+        return "0"
+    return " + ".join(f"(({column} >> {b}) & 1)" for b in bits)
+
+
+def muldiv_sql(weight: str, num: int, den: int, vendor: str) -> str:
+    """floor(weight × num / den) exactly, whatever the size of num and den (weights are positive).
+
+    PostgreSQL: numeric arithmetic (`div` truncates, exactly). SQLite has 64-bit integers only, so
+    the registered deterministic function `valvoja_muldiv` computes it in Python; the big factors
+    are passed as text so that they are never read as floating point."""
+    if num == den:
+        return f"({weight})"
+    if vendor == "postgresql":
+        return f"div(({weight})::numeric * {int(num)}::numeric, {int(den)}::numeric)::bigint"
+    return f"valvoja_muldiv({weight}, '{int(num)}', '{int(den)}')"
+
+
+def sqlite_muldiv(weight: int | None, num: str, den: str) -> int | None:
+    """The SQLite function behind ``valvoja_muldiv`` (registered in LotteryConfig.ready)."""
+    if weight is None:
+        return None
+    return (int(weight) * int(num)) // int(den)
+
+
+def in_list(values: Sequence[int]) -> str:
+    return ", ".join(str(int(v)) for v in values) if values else "NULL"
+
+
+# ------------------------------------------------------------------------------------------------
+# the interface
+# ------------------------------------------------------------------------------------------------
+
+class GameCodec:
+    """One game's formats and settlement SQL. Subclasses fill in the class attributes and methods."""
+
+    code: str = ""
+    name: str = ""
+    kind: str = "multiplier"  # "multiplier" (stake x multiplier, caps) or "class" (fixed prizes per class)
+    addon_name: str = ""  # Kunkku, Onnenapila, bonus draw, Tuplaus; "" when the game has no add-on
+    result_fields: tuple[str, ...] = ()  # keys of a result (form fields, API fields, canonical JSON)
+    line_fields: tuple[str, ...] = ()  # keys of an API line besides stake_cents and addon_cents
+    csv_columns: tuple[Column, ...] = ()
+
+    # -- results and lines ----------------------------------------------------------------------
+    def parse_result(self, params: Mapping[str, Any], data: Mapping[str, Any]):
+        """-> lottery.formats.ParsedResult; raises InvalidResult."""
+        raise NotImplementedError
+
+    def result_text(self, numbers: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def parse_line(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> LineValues:
+        """A line from API-style values (JSON, or the text of a sales file row); raises InvalidPicks."""
+        raise NotImplementedError
+
+    def csv_line(self, values: Mapping[str, str]) -> dict[str, Any]:
+        """The API-style values of a sales file row (column name -> text)."""
+        return {c.name: values.get(c.name, "") for c in self.csv_columns}
+
+    def describe_line(self, main_mask: int, extra_mask: int, plus: int | None, flags: int,
+                      params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """A stored line in the API's terms (the inverse of parse_line)."""
+        raise NotImplementedError
+
+    def line_text(self, main_mask: int, extra_mask: int, plus: int | None, flags: int) -> str:
+        raise NotImplementedError
+
+    # -- settlement -------------------------------------------------------------------------------
+    def drawn(self, params: Mapping[str, Any], numbers: Mapping[str, Any]) -> Any:
+        """The drawn values settlement needs, from the canonical result JSON."""
+        raise NotImplementedError
+
+    def path_a_features(self, params: Mapping[str, Any], drawn: Any, vendor: str) -> list[tuple[str, str]]:
+        """(alias, SQL expression) of the features path A groups the lines by."""
+        raise NotImplementedError
+
+    def bucket(self, params: Mapping[str, Any], features: Mapping[str, int]) -> dict[str, Any] | None:
+        """Multiplier games: the engine's classified bucket of a group (without stake and count);
+        None when the engine's JSON form cannot express it and the engine says it does not win."""
+        raise NotImplementedError
+
+    def boosted(self, params: Mapping[str, Any], bucket: Mapping[str, Any], class_key: str) -> bool:
+        """Multiplier games: the bucket's lines are paid from the add-on column."""
+        return False
+
+    def engine_class(self, params: Mapping[str, Any], drawn: Any,
+                     features: Mapping[str, int]) -> tuple[str | None, bool]:
+        """Class games: (class, doubled) of a group, by the engine's classify on a constructed line."""
+        raise NotImplementedError
+
+    def path_b_features(self, params: Mapping[str, Any], drawn: Any) -> str:
+        """Columns of path B's innermost select (plain SQL, hand-written), e.g. "… AS h, … AS kg"."""
+        raise NotImplementedError
+
+    def path_b_cell(self, params: Mapping[str, Any], drawn: Any) -> str:
+        """CASE expression over path B's features: class_no * 2 + column (1: add-on column or Tuplaus
+        doubled), NULL for a losing line. Hand-written from the digest."""
+        raise NotImplementedError
+
+    def path_b_multipliers(self) -> dict[int, int]:
+        """Multiplier games: cell code -> multiplier, the digest's table written out by hand."""
+        return {}
+
+    def path_b_candidates(self, params: Mapping[str, Any], drawn: Any, vendor: str) -> str | None:
+        """A cheap condition every winner meets (None: classify every line)."""
+        return None
+
+    def class_no(self, class_key: str) -> int:
+        return int(class_key)
+
+    def class_key(self, class_no: int) -> str:
+        return str(class_no)
