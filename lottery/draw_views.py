@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -95,11 +96,13 @@ def _actions(draw: Draw, user, pending: DrawResult | None, proposed: DrawResult 
     state = draw.state
     out = []
     if can("lottery.manage_draw"):
-        if state == S.PLANNED:
+        now = timezone.now()
+        # Offered when the clock allows them (the services refuse them otherwise).
+        if state == S.PLANNED and draw.sales_open_at <= now < draw.sales_close_at:
             out.append("open")
-        if state == S.OPEN:
+        if state == S.OPEN and now >= draw.sales_close_at:
             out.append("close")
-        if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED):
+        if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED) and draw.has_jackpot:
             out.append("jackpot")
         if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED) and \
                 draw.game.code in ("eurojackpot", "vikinglotto"):

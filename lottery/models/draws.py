@@ -124,6 +124,12 @@ class Draw(models.Model):
     def code(self) -> str:
         return self.game.code
 
+    @property
+    def has_jackpot(self) -> bool:
+        """Whether the draw's rule version has a jackpot class (Lotto, Eurojackpot, Vikinglotto, Milli,
+        Jokeri); the multiplier games and Lomatonni pay fixed prizes only."""
+        return any(c.get("kind") == "jackpot" for c in self.ruleset.params.get("classes", []))
+
 
 class ResultStatus(models.TextChoices):
     ENTERED = "entered", _("entered, awaiting confirmation")

@@ -99,7 +99,7 @@ def _transition(draw: Draw, new: str, *, actor, action: str, data=None, signific
 
 
 def _has_jackpot_class(draw: Draw) -> bool:
-    return any(c.get("kind") == "jackpot" for c in draw.ruleset.params.get("classes", []))
+    return draw.has_jackpot
 
 
 def next_draw(draw: Draw) -> Draw | None:
@@ -242,6 +242,8 @@ def draw_schedule(
             raise DrawInputError(f"{game.name} has no rule version in force on {_local(draw_at)[:10]}.")
     elif ruleset.game != game.code:
         raise DrawInputError(f"Rule version {ruleset} is not a {game.name} version.")
+    if jackpot_cents is not None and not any(c.get("kind") == "jackpot" for c in ruleset.params.get("classes", [])):
+        raise DrawInputError(f"{game.name} has no jackpot: rule version {ruleset} pays no jackpot class.")
     if main_draw is not None:
         if not game.addon_to.filter(pk=main_draw.game_id).exists():
             raise DrawInputError(f"{game.name} is not an add-on game of {main_draw.game.name}.")
@@ -292,6 +294,8 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
     in the highest winning class. Possible until the result is confirmed."""
     draw = _lock(draw)
     _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
+    if not draw.has_jackpot:
+        raise DrawInputError(f"{draw.game.name} has no jackpot: rule version {draw.ruleset} pays no jackpot class.")
     if jackpot_cents is not None and jackpot_cents < 0:
         raise DrawInputError("The jackpot cannot be negative.")
     if draw.game.code == "milli" and jackpot_cents is not None:

@@ -51,6 +51,25 @@ def test_scheduling_is_audited(db, enterer):
     assert AuditEvent.objects.filter(action="lottery.draw_scheduled", object_id=str(draw.pk)).exists()
 
 
+def test_a_game_without_a_jackpot_class_refuses_a_jackpot_when_scheduled(db, enterer):
+    with pytest.raises(DrawInputError, match="Keno has no jackpot"):
+        draw_schedule(actor=enterer, game="keno", number=1, jackpot_cents=100_000_00, **_times())
+
+
+def test_a_game_without_a_jackpot_class_refuses_a_jackpot_later(db, enterer):
+    draw = draw_schedule(actor=enterer, game="keno", number=1, **_times())
+    with pytest.raises(DrawInputError, match="Keno has no jackpot"):
+        draw_set_jackpot(actor=enterer, draw=draw, jackpot_cents=100_000_00)
+
+
+def test_the_draw_page_offers_the_jackpot_only_to_games_that_have_one(db, staff_client):
+    client = staff_client("Operator")
+    keno = draw_schedule(actor=client.user, game="keno", number=1, **_times())
+    lotto = draw_schedule(actor=client.user, game="lotto", number=1, **_times())
+    pages = [client.get(f"/lottery/draws/{d.pk}/").content.decode() for d in (keno, lotto)]
+    assert ["Record the jackpot" in page for page in pages] == [False, True]
+
+
 def test_a_draw_number_is_unique_per_game(db, enterer):
     draw_schedule(actor=enterer, game="lotto", number=1, **_times())
     with pytest.raises(DrawInputError, match="already exists"):

@@ -51,6 +51,17 @@ def test_the_draw_page_offers_only_the_actions_the_state_allows(staff_client):
     assert offered == {"enter", "cancel"}
 
 
+def test_closing_sales_is_offered_only_once_the_close_time_has_passed(staff_client):
+    client = staff_client(roles.OPERATOR)
+    now = timezone.now()
+    early = DrawFactory(state="open", sales_open_at=now - dt.timedelta(days=1), sales_close_at=now + dt.timedelta(hours=2),
+                        draw_at=now + dt.timedelta(hours=3))
+    due = DrawFactory(state="open", sales_open_at=now - dt.timedelta(days=1), sales_close_at=now - dt.timedelta(minutes=1),
+                      draw_at=now + dt.timedelta(hours=1))
+    pages = [client.get(reverse("lottery:draw", args=[d.pk])).content.decode() for d in (early, due)]
+    assert ['data-action="close"' in page for page in pages] == [False, True]
+
+
 def test_an_auditor_sees_the_draw_page_without_actions(staff_client):
     draw = DrawFactory(state="closed")
     html = staff_client(roles.AUDITOR).get(reverse("lottery:draw", args=[draw.pk])).content.decode()
