@@ -29,6 +29,7 @@ from compliance.models import Approval
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import _decide, _lock, _pending_approval, _person, _require, draw_link, lock_draw_approvals, requester
 from .errors import DrawStateError, FourEyesError
+from .settlement import euros
 
 log = logging.getLogger(__name__)
 S = DrawState
@@ -119,7 +120,7 @@ def _settlement_approved(approval: Approval, *, approver) -> None:
             actor=approver, kind=LARGE_WIN_KIND, obj=payout,
             payload={"draw": draw.pk, "version": run.version, "line": payout.line_id, "player": payout.player_id,
                      "amount_cents": payout.amount_cents},
-            reason=f"Large win of line {payout.line_id} in {draw}: {payout.amount_cents / 100:,.2f} €",
+            reason=f"Large win of line {payout.line_id} in {draw}: {euros(payout.amount_cents)} €",
         )
     _enqueue_pay(draw.pk)
 

@@ -504,9 +504,12 @@ def _in_threads(tasks: list[Callable[[], Any]]) -> list[Any]:
     return results
 
 
+# The staging text columns compare byte-wise (COLLATE "C"): only equality matters to the import, and
+# under the databases' default collation (C.UTF-8, libc) every comparison of a sort calls strcoll
+# without abbreviated keys. Everything derived from them (the ticket tables, the joins) is "C" too.
 STAGE_COLUMNS = (
-    "ticket text, sold_at timestamptz, terminal text, n1 smallint, n2 smallint, n3 smallint, n4 smallint, "
-    "n5 smallint, n6 smallint, n7 smallint, s1 smallint, s2 smallint, plus smallint, stake_cents integer, "
+    'ticket text COLLATE "C", sold_at timestamptz, terminal text COLLATE "C", n1 smallint, n2 smallint, '
+    "n3 smallint, n4 smallint, n5 smallint, n6 smallint, n7 smallint, s1 smallint, s2 smallint, plus smallint, stake_cents integer, "
     "plus_cents integer"
 )
 LEFTOVER_LOCK = 7_311_000  # advisory lock (this, batch) held by the import that owns the batch's work tables
@@ -576,15 +579,27 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
         # below 2**32 (migration 0003), so none can collide and no id is drawn row by row.
         base_id = batch * BATCH_ID_SPAN
         stages = [f"lottery_stage_b{batch}_{k}" for k in range(1, len(ranges) + 1)]
-        tickets = f"lottery_stage_b{batch}_t"
-        parts = [f"lottery_line_b{batch}_{k}" for k in range(1, len(ranges) + 1)]
-        names = stages + [tickets] + parts
+        # One ticket table per work connection: connection k groups the tickets of its hash side k
+        # (`_ticket_side_sql`), so every ticket is whole in one of them.
+        ticket_tables = [f"lottery_stage_b{batch}_t{k}" for k in range(1, len(ranges) + 1)]
+        # The lines' tables (partitions): the first half's in one, the other half's in two when it is
+        # large (`_line_pieces`), so that both cores write lines once the wagers are in.
+        parts = [f"lottery_line_b{batch}_{k}" for k in range(1, 2 * len(ranges))]
+        names = stages + ticket_tables + parts
         for work, stage in zip(works, stages):
             work.execute("SELECT set_config('TimeZone', %s, false)", [settings.TIME_ZONE])
             # Room for the per-ticket hash aggregate; no JIT (compiling the checks costs more than it
             # saves on a file, and the queries are planned once). These work sessions only.
             work.execute("SET work_mem = '256MB'")
             work.execute("SET jit = off")
+            # The work tables have no statistics (autovacuum is off for them): without these the
+            # planner joins the lines to the tickets by sorting both on the ticket text (a merge
+            # join), which costs twice the hash join.
+            work.execute("SET enable_mergejoin = off")
+            work.execute("SET enable_nestloop = off")
+            if len(ranges) > 1:
+                # The work connections already use both cores side by side; no parallel workers.
+                work.execute("SET max_parallel_workers_per_gather = 0")
             # The row number: an identity handed out 10,000 values at a time (a sequence fetch per
             # row costs a fifth of the COPY).
             work.execute(f"CREATE UNLOGGED TABLE {stage} (rn bigint GENERATED ALWAYS AS IDENTITY (CACHE 10000),"
@@ -661,44 +676,49 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
         cols = "ticket, sold_at, terminal, n1, n2, n3, n4, n5, n6, n7, s1, s2, plus, stake_cents, plus_cents"
         staged = "(" + " UNION ALL ".join(f"SELECT rn + {off} AS rn, {cols} FROM {stage}"
                                           for stage, off in zip(stages, offsets)) + ")"
-        ok = _row_ok_sql(fmt, draw)
-        token = _token_regex()
-        # One pass (parallel: nothing volatile in it) checks every row, sums every ticket and decides
-        # whether the ticket is bad. Text is compared byte-wise (COLLATE "C": only equality matters,
-        # and the token pattern's ranges are ASCII).
-        cur.execute(
-            f"CREATE UNLOGGED TABLE {tickets} WITH (autovacuum_enabled = false) AS SELECT *,"
-            f" (bad > 0 OR sold_at IS DISTINCT FROM sold_at_max OR terminal IS DISTINCT FROM terminal_max"
-            f"  OR ticket IS NULL OR length(ticket) NOT BETWEEN 1 AND 64 OR ticket COLLATE \"C\" !~ '{token}'"
-            f"  OR terminal IS NULL OR length(terminal) NOT BETWEEN 1 AND 64 OR terminal !~ '{token}') AS problem FROM ("
-            f" SELECT ticket, %(base)s + MIN(rn) AS wid, MIN(rn) AS first_rn, COUNT(*) AS lines,"
-            f"  SUM(stake_cents + COALESCE(plus_cents, 0)) AS stake,"
-            f"  MIN(sold_at) AS sold_at, MAX(sold_at) AS sold_at_max, MIN(terminal COLLATE \"C\") AS terminal,"
-            f"  MAX(terminal COLLATE \"C\") AS terminal_max, COUNT(*) FILTER (WHERE NOT ok) AS bad"
-            f" FROM (SELECT rn, ticket, sold_at, terminal, stake_cents, plus_cents, {ok} AS ok FROM {staged} r) s"
-            f" GROUP BY ticket) g",
-            {**window, "base": base_id},
-        )
+        # One pass per work connection, side by side: connection k checks every row of the tickets
+        # of its hash side k (from both halves), sums those tickets and decides whether each is bad,
+        # into a ticket table of its own (each ticket whole in one table).
+        sides = len(works)
+
+        def group_tickets(k: int) -> Callable[[], tuple]:
+            def run() -> tuple:
+                with works[k].cursor() as c:
+                    c.execute(_ticket_side_sql(fmt, draw, ticket_tables[k], staged, k, sides),
+                              {**window, "base": base_id})
+                    c.execute(f"SELECT COUNT(*) FILTER (WHERE problem), COUNT(*), COALESCE(SUM(lines), 0),"
+                              f" COALESCE(SUM(stake), 0) FROM {ticket_tables[k]}")
+                    return c.fetchone()
+            return run
+
+        counted = _in_threads([group_tickets(k) for k in range(sides)])
+        bad_tickets, ticket_count, line_count, stake_total = (sum(int(x[i]) for x in counted) for i in range(4))
         clock.lap("check rows and group tickets")
-        cur.execute(f"SELECT COUNT(*) FILTER (WHERE problem), COUNT(*), SUM(lines), SUM(stake) FROM {tickets}")
-        bad_tickets, ticket_count, line_count, stake_total = cur.fetchone()
-        clock.lap("count tickets")
+        if line_count != rows:  # every row is in exactly one ticket table (cannot happen; never load less)
+            raise RuntimeError(f"retail import: the ticket tables hold {line_count} rows of {rows}")
+        tickets = "(" + " UNION ALL ".join(f"SELECT * FROM {t}" for t in ticket_tables) + ")"
         if bad_tickets:
-            report = _report_from_staging(draw, fmt, cur, staged, tickets, "problem", rows)
+            report = _report_from_staging(draw, fmt, cur, staged, f"{tickets} tk", "problem", rows)
             return _refused(actor, base, report, "copy", request)
         main, sec = _mask_sql(fmt)
-        bounds = [base_id + off + 1 for off in offsets] + [base_id + BATCH_ID_SPAN]
-        bounds[0] = base_id
+        pieces = _line_pieces(rows, len(ranges))
+        # Each piece's id range [lo, hi): together they cover the batch's span, in row order.
+        bounds = [base_id] + [base_id + lo for lo, _ in pieces[1:]] + [base_id + BATCH_ID_SPAN]
+        parts = parts[:len(pieces)]
 
-        def write_lines(k: int) -> Callable[[], None]:
-            # Each half's lines go into a table of their own, filled without indexes, indexed once,
+        def write_lines(i: int, work) -> None:
+            # Each piece's lines go into a table of their own, filled without indexes, indexed once,
             # and attached below as a partition of lottery_line (migration 0005).
-            def run() -> None:
-                _fill_line_partition(works[k], parts[k], draw, batch, bounds[k], bounds[k + 1],
-                                     f"SELECT {base_id + offsets[k]} + s.rn, {main}, {sec}, s.plus, 0::smallint,"
-                                     f" s.stake_cents, COALESCE(s.plus_cents, 0), {int(draw.pk)}::bigint, t.wid"
-                                     f" FROM {stages[k]} s JOIN {tickets} t USING (ticket)")
-            return run
+            lo, hi = pieces[i]
+            rows_of_piece = " UNION ALL ".join(
+                f"SELECT rn + {off} AS rn, {cols} FROM {stage}"
+                f" WHERE rn >= {max(1, lo - off)} AND rn < {hi - off}"
+                for stage, off, count in zip(stages, offsets, counts) if lo <= off + count and hi > off + 1
+            ) or f"SELECT rn, {cols} FROM {stages[0]} WHERE FALSE"  # an empty piece (a tiny file)
+            _fill_line_partition(work, parts[i], draw, batch, bounds[i], bounds[i + 1],
+                                 f"SELECT {base_id} + s.rn, {main}, {sec}, s.plus, 0::smallint,"
+                                 f" s.stake_cents, COALESCE(s.plus_cents, 0), {int(draw.pk)}::bigint, t.wid"
+                                 f" FROM ({rows_of_piece}) s JOIN {tickets} t USING (ticket)")  # a hash join
 
         def write_wagers_and_attach() -> RetailImport:
             with transaction.atomic():
@@ -712,16 +732,17 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
                         "INSERT INTO lottery_wager (id, channel, reference, draw_id, player_id, retail_terminal,"
                         " retail_import_id, sold_at, paid, accepted_at, stake_cents, line_count)"
                         f" SELECT wid, %s, ticket, %s, NULL, terminal, %s, sold_at, TRUE, %s, stake, lines"
-                        f" FROM {tickets} ORDER BY wid",
+                        f" FROM {tickets} tk ORDER BY wid",
                         [RETAIL, draw.pk, record.pk, timezone.now()],
                     )
-                clock.lap("wagers (lines alongside)")
+                clock.lap("wagers (first lines alongside)")
+                start_other_lines()
                 wait_lines()
                 clock.lap("lines")
                 with connection.cursor() as c:
                     for part, lo, hi in zip(parts, bounds, bounds[1:]):
                         c.execute(f"ALTER TABLE lottery_line ATTACH PARTITION {part} FOR VALUES FROM ({lo}) TO ({hi})")
-                    c.execute(f"DROP TABLE {', '.join(stages + [tickets])}")
+                    c.execute(f"DROP TABLE {', '.join(stages + ticket_tables)}")
                 clock.lap("attach")
                 record.finished_at = timezone.now()
                 record.save(update_fields=["finished_at"])
@@ -729,17 +750,48 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
             clock.lap("commit")
             return record
 
+        import threading
         from concurrent.futures import ThreadPoolExecutor
 
-        pool = ThreadPoolExecutor(max_workers=len(parts), thread_name_prefix="retail-lines")
-        futures = [pool.submit(write_lines(k)) for k in range(len(parts))]
+        # Two writers at most at any time: the first piece's lines are written beside the wagers, the
+        # others once the wagers are in, one per work connection. Every write here is WAL-logged row
+        # by row, and three writers at once spend their time waiting for each other's WAL writes
+        # (WALWrite lock) rather than on a core.
+        wagers_in = threading.Event()
+        stop: list[bool] = []
+
+        def lines_on(work, first: list[int], later: list[int]) -> Callable[[], None]:
+            def run() -> None:
+                for i in first:
+                    write_lines(i, work)
+                wagers_in.wait()
+                for i in later:
+                    if stop:
+                        return
+                    write_lines(i, work)
+            return run
+
+        # works[0]: the first piece, then the third (if any); works[1]: the second, after the wagers.
+        jobs = [lines_on(works[0], [0], list(range(2, len(pieces))))]
+        if len(pieces) > 1:
+            jobs.append(lines_on(works[1], [], [1]))
+        pool = ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="retail-lines")
+        futures = [pool.submit(job) for job in jobs]
+
+        def start_other_lines() -> None:
+            wagers_in.set()
 
         def wait_lines() -> None:
             for future in futures:
                 future.result()
 
         try:
-            record = write_wagers_and_attach()
+            try:
+                record = write_wagers_and_attach()
+            finally:
+                if not wagers_in.is_set():  # the wagers failed: no more lines
+                    stop.append(True)
+                    wagers_in.set()
         except (IntegrityError, psycopg.errors.UniqueViolation):
             # A ticket of the file is already in the database (unique channel + reference), committed
             # meanwhile by another import: the validator writes the report.
@@ -772,19 +824,72 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
                 work.close()
 
 
+SPLIT_PIECE_ROWS = 100_000  # a file of at least this many rows (and two work connections) is written in three pieces
+FIRST_PIECE_SHARE = 0.4  # the piece written beside the wagers: as long as they take, about
+
+
+def _line_pieces(rows: int, connections: int) -> list[tuple[int, int]]:
+    """The pieces the lines are written in, in row order, as [first row number, row number after):
+    with two work connections and SPLIT_PIECE_ROWS rows or more, a first piece written beside the
+    wagers and two written side by side after them; else one piece per connection."""
+    if connections > 1 and rows >= SPLIT_PIECE_ROWS:
+        first = int(rows * FIRST_PIECE_SHARE)
+        second = first + (rows - first) // 2
+        cuts = [1, first + 1, second + 1, rows + 1]
+    else:
+        cuts = [1 + rows * k // connections for k in range(connections)] + [rows + 1]
+    return list(zip(cuts, cuts[1:]))
+
+
+def _ticket_side_sql(fmt: LineFormat, draw: Draw, table: str, staged: str, side: int, sides: int) -> str:
+    """CREATE the ticket table of hash side `side` of `sides`: every staged row of those tickets checked
+    (`_row_ok_sql`), the tickets summed (wager id: the batch's base plus the first row's number) and
+    each ticket flagged `problem` when a row is bad, its rows disagree on the sale or its ticket or
+    terminal is not a token. The side of a ticket is a function of its text alone (a NULL ticket is on
+    side 0), so the rows of a ticket meet in one table. Text compares byte-wise (the staging columns
+    are COLLATE "C"; the token pattern's ranges are ASCII). Parameters: open, close, base."""
+    ok = _row_ok_sql(fmt, draw)
+    token = _token_regex()
+    n = int(sides)
+    where = f" WHERE (COALESCE(hashtext(ticket), 0) %% {n} + {n}) %% {n} = {int(side)}" if n > 1 else ""
+    return (
+        f"CREATE UNLOGGED TABLE {table} WITH (autovacuum_enabled = false) AS SELECT *,"
+        f" (bad > 0 OR sold_at IS DISTINCT FROM sold_at_max OR terminal IS DISTINCT FROM terminal_max"
+        f"  OR ticket IS NULL OR length(ticket) NOT BETWEEN 1 AND 64 OR ticket !~ '{token}'"
+        f"  OR terminal IS NULL OR length(terminal) NOT BETWEEN 1 AND 64 OR terminal !~ '{token}') AS problem FROM ("
+        f" SELECT ticket, %(base)s + MIN(rn) AS wid, MIN(rn) AS first_rn, COUNT(*) AS lines,"
+        f"  SUM(stake_cents + COALESCE(plus_cents, 0)) AS stake,"
+        f"  MIN(sold_at) AS sold_at, MAX(sold_at) AS sold_at_max, MIN(terminal) AS terminal,"
+        f"  MAX(terminal) AS terminal_max, COUNT(*) FILTER (WHERE NOT ok) AS bad"
+        f" FROM (SELECT rn, ticket, sold_at, terminal, stake_cents, plus_cents, {ok} AS ok FROM {staged} r{where}) s"
+        f" GROUP BY ticket) g"
+    )
+
+
+# lottery_line's columns, in order, with their types (migration 0005); `plus` is the only nullable one.
+LINE_COLUMNS = (("id", "bigint"), ("main_mask", "bigint"), ("extra_mask", "smallint"), ("plus", "smallint"),
+                ("flags", "smallint"), ("stake_cents", "integer"), ("addon_cents", "integer"),
+                ("draw_id", "bigint"), ("wager_id", "bigint"))
+
+
 def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: int, select: str) -> None:
     """Create, fill, index and analyze (on a work connection) the table of lines that becomes the
     partition [lo, hi) of lottery_line. Its CHECK constraints let the planner leave it out of a query
     for another draw or for another batch's wagers, and make attaching it need no scan."""
     span_lo, span_hi = int(batch) * BATCH_ID_SPAN, (int(batch) + 1) * BATCH_ID_SPAN
+    # CREATE TABLE AS writes through a bulk-insert buffer ring (about a quarter less than INSERT into
+    # a table made empty beforehand); the columns are lottery_line's, in its order and types, and get
+    # its NOT NULLs, which attaching requires, in the one pass that validates the CHECKs.
+    columns = ", ".join(f"{name}::{kind} AS {name}" for name, kind in LINE_COLUMNS)
+    names = ", ".join(name for name, _ in LINE_COLUMNS)
+    work.execute(f"CREATE TABLE {part} AS SELECT {columns} FROM ({select}) x({names})")
     work.execute(
-        f"CREATE TABLE {part} (LIKE lottery_line INCLUDING DEFAULTS,"
-        f" CONSTRAINT {part}_ids CHECK (id >= {int(lo)} AND id < {int(hi)}),"
-        f" CONSTRAINT {part}_draw CHECK (draw_id = {int(draw.pk)}),"
-        f" CONSTRAINT {part}_wagers CHECK (wager_id >= {span_lo} AND wager_id < {span_hi}))"
+        f"ALTER TABLE {part} "
+        + ", ".join(f"ALTER COLUMN {name} SET NOT NULL" for name, _ in LINE_COLUMNS if name != "plus")
+        + f", ADD CONSTRAINT {part}_ids CHECK (id >= {int(lo)} AND id < {int(hi)}),"
+        f" ADD CONSTRAINT {part}_draw CHECK (draw_id = {int(draw.pk)}),"
+        f" ADD CONSTRAINT {part}_wagers CHECK (wager_id >= {span_lo} AND wager_id < {span_hi})"
     )
-    work.execute(f"INSERT INTO {part} (id, main_mask, extra_mask, plus, flags, stake_cents, addon_cents, draw_id,"
-                 f" wager_id) {select}")
     work.execute("SET maintenance_work_mem = '256MB'")
     work.execute(f"ALTER TABLE {part} ADD CONSTRAINT {part}_pkey PRIMARY KEY (id)")
     work.execute(f"CREATE INDEX {part}_wager_brin ON {part} USING brin (wager_id) WITH (pages_per_range = 32)")

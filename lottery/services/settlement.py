@@ -242,16 +242,17 @@ def run_settlement(run_id: int, *, worker: str | None = None) -> SettlementRun:
         _preconditions(run)
         _winners_partition(run)
         laps.append(("preconditions", time.monotonic()))
+        checked = None
         if _side_by_side(run):
-            _count_and_write(run, worker)
-            laps.append(("counting (A) beside reading (B), engine, writing winners", time.monotonic()))
+            checked = _count_and_write(run, worker)
+            laps.append(("counting (A) beside reading (B), engine, writing winners, check", time.monotonic()))
         else:
             if run.engine_result is None:
                 _count(run, worker)
                 laps.append(("counting and engine", time.monotonic()))
             _write(run, worker)
             laps.append(("writing winners", time.monotonic()))
-        _check_and_finish(run, worker, started)
+        _check_and_finish(run, worker, started, checked)
         laps.append(("check and finish", time.monotonic()))
         log.info("settlement run %s: %s", run_id,
                  ", ".join(f"{name} {end - begin:.3f} s" for (_, begin), (name, end) in zip(laps, laps[1:])))
@@ -543,39 +544,43 @@ def _side_by_side(run: SettlementRun) -> bool:
     return run.draw.game.code in NUMBER_GAMES and _parallelism() > 1
 
 
-def _count_and_write(run: SettlementRun, worker: str) -> None:
-    """Path A and path B side by side, on LOTTERY_SETTLEMENT_WORKERS + 1 connections.
+def _count_and_write(run: SettlementRun, worker: str) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Path A and path B side by side, on LOTTERY_SETTLEMENT_WORKERS + 1 connections; returns the
+    check (`_check`) of the written winners.
 
-    The chunks are planned first (import records and the sequence-numbered lines, one small query).
-    Each worker connection then takes every n-th pending chunk and keeps path B's winners of it in a
-    temporary table of its session (`path_b_hold_sql`), while this connection counts with path A and
-    runs the engine (tier results stored, as in `_count`). With the prizes known, each worker writes
-    its chunks' winners with their prizes and marks each chunk done, one transaction per chunk
-    (`path_b_release_sql`), then the workers build the winners list's indexes, one each.
+    The worker connections are opened first (each with its temporary table) while this connection
+    plans the chunks (import records and the sequence-numbered lines, one small query). Each worker
+    connection then takes every n-th pending chunk and keeps path B's winners of it in the temporary
+    table of its session (`path_b_hold_sql`), while this connection counts with path A and runs the
+    engine (tier results stored, as in `_count`). With the prizes known, each worker writes its
+    chunks' winners with their prizes and marks each chunk done, one transaction per chunk
+    (`path_b_release_sql`); once every chunk is written the workers build the winners list's
+    indexes, one each, while this connection checks the written winners against path A.
 
     A crash or kill at any point: nothing is written before the engine's result is stored, and the
     held winners go with their session; a rerun plans again if the engine's result is missing, else
     reads and writes the chunks not yet done. The unique (run, line) index forbids a double insert."""
     result = run.result
     drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
-    planned = None
-    if run.engine_result is None:
-        with transaction.atomic():
-            _own(run, worker, phase=RunPhase.COUNTING)
-        ranges, planned = _plan(run)
-        chunks = _chunks(run, ranges)
-        with transaction.atomic():
-            _own(run, worker)
-            SettlementChunk.objects.filter(run=run).delete()
-            SettlementChunk.objects.bulk_create(chunks)
-            _own(run, worker, chunk_size=_chunk_lines(), chunks_total=len(chunks), chunks_done=0)
-        run.chunk_size, run.chunks_total, run.chunks_done = _chunk_lines(), len(chunks), 0
-    pending = list(SettlementChunk.objects.filter(run=run, done_at__isnull=True).order_by("lo")
-                   .values_list("pk", "lo", "hi"))
-    share = max(1, min(_parallelism(), len(pending)))
-    crew = _Crew(run, worker, drawn, [pending[i::share] for i in range(share)])
+    crew = _Crew(run, worker, drawn, _parallelism())  # connecting while the chunks are planned
     prizes = None
+    checked: tuple[dict[str, dict[str, int]], list[str]] | None = None
     try:
+        planned = None
+        if run.engine_result is None:
+            with transaction.atomic():
+                _own(run, worker, phase=RunPhase.COUNTING)
+            ranges, planned = _plan(run)
+            chunks = _chunks(run, ranges)
+            with transaction.atomic():
+                _own(run, worker)
+                SettlementChunk.objects.filter(run=run).delete()
+                SettlementChunk.objects.bulk_create(chunks)
+                _own(run, worker, chunk_size=_chunk_lines(), chunks_total=len(chunks), chunks_done=0)
+            run.chunk_size, run.chunks_total, run.chunks_done = _chunk_lines(), len(chunks), 0
+        pending = list(SettlementChunk.objects.filter(run=run, done_at__isnull=True).order_by("lo")
+                       .values_list("pk", "lo", "hi"))
+        crew.assign(pending)  # each worker takes every n-th chunk and starts reading
         if planned is not None:
             draw = run.draw
             with connection.cursor() as cursor:
@@ -583,39 +588,69 @@ def _count_and_write(run: SettlementRun, worker: str) -> None:
                 groups = cursor.fetchall()
             _store_engine(run, worker, groups, planned, None)
         prizes = prize_map(run.engine_result)
+        crew.release(prizes)
+        if crew.wait_written():  # every chunk written: check them while the workers index them
+            with transaction.atomic():
+                _own(run, worker, phase=RunPhase.CHECKING)
+            checked = _check(run)
     finally:
         crew.release(prizes)  # None: the workers stop without writing
         errors = crew.join()
     if errors:
         raise errors[0]
+    if checked is None:  # pragma: no cover - a worker stopped without an error
+        raise RuntimeError(f"{run}: the workers stopped before every chunk was written")
+    return checked
 
 
 class _Crew:
-    """Worker threads with a database connection each (their own sessions and temporary tables)."""
+    """Worker threads with a database connection each (their own sessions and temporary tables).
 
-    def __init__(self, run: SettlementRun, worker: str, drawn: Drawn, parts: list[list[tuple[int, int, int]]]):
+    Each opens its connection and temporary table at once, waits for its chunks (`assign`: every
+    n-th pending chunk), reads them with path B into its table, waits for the prizes (`release`;
+    None stops it), writes its chunks, and, once every worker has written its chunks
+    (`wait_written`), builds its share of the winners list's indexes."""
+
+    def __init__(self, run: SettlementRun, worker: str, drawn: Drawn, size: int):
         import threading
 
-        self.run, self.worker, self.drawn = run, worker, drawn
+        self.run, self.worker, self.drawn, self.size = run, worker, drawn, max(1, size)
+        self.parts: list[list[tuple[int, int, int]]] = [[] for _ in range(self.size)]
+        self.assigned = threading.Event()
         self.go = threading.Event()
+        self.written = threading.Event()
         self.prizes: dict[int, int] | None = None
         self.errors: list[BaseException] = []
-        self.barrier = threading.Barrier(len(parts))
-        self.threads = [threading.Thread(target=self._work, args=(i, part), name=f"settle-{run.pk}-{i}", daemon=True)
-                        for i, part in enumerate(parts)]
+        self.all_written = threading.Barrier(self.size, action=self.written.set)
+        self.all_indexed = threading.Barrier(self.size)
+        self.threads = [threading.Thread(target=self._work, args=(i,), name=f"settle-{run.pk}-{i}", daemon=True)
+                        for i in range(self.size)]
         for thread in self.threads:
             thread.start()
 
+    def assign(self, pending: list[tuple[int, int, int]]) -> None:
+        self.parts = [pending[i::self.size] for i in range(self.size)]
+        self.assigned.set()
+
     def release(self, prizes: dict[int, int] | None) -> None:
-        self.prizes = prizes
-        self.go.set()
+        if not self.go.is_set():
+            self.prizes = prizes
+            self.assigned.set()
+            self.go.set()
+
+    def wait_written(self) -> bool:
+        """Wait until every worker has written its chunks (True), or one failed (False)."""
+        while not self.written.wait(0.05):
+            if self.all_written.broken or not any(thread.is_alive() for thread in self.threads):
+                return self.written.is_set()
+        return True
 
     def join(self) -> list[BaseException]:
         for thread in self.threads:
             thread.join()
         return self.errors
 
-    def _work(self, index: int, chunks: list[tuple[int, int, int]]) -> None:
+    def _work(self, index: int) -> None:
         import threading
 
         run, draw = self.run, self.run.draw
@@ -623,26 +658,31 @@ class _Crew:
             with connection.cursor() as cursor:
                 for sql in held_winners_sql():
                     cursor.execute(sql)
+                self.assigned.wait()
+                chunks = self.parts[index]
                 for pk, lo, hi in chunks:
+                    if self.go.is_set() and self.prizes is None:
+                        break  # stopped before the prizes: nothing more to read
                     cursor.execute(path_b_hold_sql(draw.game.code, run.ruleset.params, self.drawn, draw.pk, pk, lo, hi))
             self.go.wait()
             if self.prizes is None:
-                self.barrier.abort()
+                self.all_written.abort()
                 return
             for pk, _lo, _hi in chunks:
                 self._release(pk)
-            self.barrier.wait()
+            self.all_written.wait()
             # Every chunk is written: the winners list's indexes of the run, one per worker (the first
             # also takes the statistics, once the other's index is built).
-            _winners_indexes(run, tuple(WINNERS_INDEXES)[index::len(self.threads)], analyze=index == 0)
-            self.barrier.wait()
+            _winners_indexes(run, tuple(WINNERS_INDEXES)[index::self.size], analyze=index == 0)
+            self.all_indexed.wait()
             if index == 0:
                 run.winners_indexed = True
         except threading.BrokenBarrierError:
             pass  # another worker failed: its error is reported
         except BaseException as exc:  # noqa: BLE001 - handed to the coordinating thread
             self.errors.append(exc)
-            self.barrier.abort()
+            self.all_written.abort()
+            self.all_indexed.abort()
         finally:
             connection.close()  # this thread's own connection, and its temporary table with it
 
@@ -713,12 +753,17 @@ def _halt(run: SettlementRun, worker: str, problems: list[str], checked: dict) -
     raise SettlementHalted("; ".join(problems))
 
 
-def _check_and_finish(run: SettlementRun, worker: str, started: float) -> None:
+def _check_and_finish(run: SettlementRun, worker: str, started: float,
+                      done: tuple[dict[str, dict[str, int]], list[str]] | None = None) -> None:
+    """Check the written winners (`_check`; `done`: already checked, beside the index builds) and, when
+    they agree, finish the run in one transaction."""
     from .draws import hand_over_rollover
 
-    with transaction.atomic():
-        _own(run, worker, phase=RunPhase.CHECKING)
-    checked, problems = _check(run)
+    if done is None:
+        with transaction.atomic():
+            _own(run, worker, phase=RunPhase.CHECKING)
+        done = _check(run)
+    checked, problems = done
     if problems:
         _halt(run, worker, problems, checked)
     tiers = list(run.tiers.all())

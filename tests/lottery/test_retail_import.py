@@ -234,12 +234,17 @@ def _many_rows(draw, tickets: int = 60):
 
 
 @pytest.mark.postgres
-def test_postgresql_streams_a_big_file_in_two_halves_into_two_partitions(draw, monkeypatch):
+@pytest.mark.parametrize("pieces", [2, 3])
+def test_postgresql_streams_a_big_file_in_two_halves_into_partitions(draw, monkeypatch, pieces):
+    """Two halves; below SPLIT_PIECE_ROWS one partition per half, from it three (the first 40 % of the
+    rows beside the wagers, the rest in two), each of consecutive rows, whatever half they came from."""
     if connection.vendor != "postgresql":
         pytest.skip("COPY exists only on PostgreSQL")
     from lottery.services import retail
 
     monkeypatch.setattr(retail, "SPLIT_MIN_BYTES", 0)
+    if pieces == 3:
+        monkeypatch.setattr(retail, "SPLIT_PIECE_ROWS", 10)
     rows = _many_rows(draw)
     record = _import(draw, rows)
     assert (record.state, record.rows, record.lines, record.tickets) == ("done", len(rows), len(rows), 60)
@@ -250,7 +255,16 @@ def test_postgresql_streams_a_big_file_in_two_halves_into_two_partitions(draw, m
     assert wagers["M00001"] == base + 2  # the ticket's first row
     assert lines[1] == (base + 2, base + 2, picks_to_mask([2, 7, 12, 17, 22, 27, 32]), 2)
     parts = _tables(f"lottery_line_b{record.batch}_")
-    assert parts == {f"lottery_line_b{record.batch}_1": True, f"lottery_line_b{record.batch}_2": True}
+    assert parts == {f"lottery_line_b{record.batch}_{k}": True for k in range(1, pieces + 1)}
+    with connection.cursor() as cursor:  # consecutive rows in each, in order, covering every line
+        cursor.execute("SELECT tableoid::regclass::text, MIN(id), MAX(id), COUNT(*) FROM lottery_line"
+                       " WHERE draw_id = %s GROUP BY 1 ORDER BY 2", [draw.pk])
+        spans = [(lo - base, hi - base, n) for _, lo, hi, n in cursor.fetchall()]
+    assert len(spans) == pieces and spans[0][0] == 1 and spans[-1][1] == len(rows)
+    assert all(hi - lo + 1 == n for lo, hi, n in spans)
+    assert all(nxt[0] == prev[1] + 1 for prev, nxt in zip(spans, spans[1:]))
+    if pieces == 3:
+        assert spans[0][2] == int(len(rows) * retail.FIRST_PIECE_SHARE)
     assert _tables(f"lottery_stage_b{record.batch}_") == {}  # the work tables are gone
 
 
