@@ -70,25 +70,8 @@ class RowChecker:
         if len(values) != len(self.header):
             return None, [f"expected {len(self.header)} columns, found {len(values)}"]
         named = dict(zip(self.header, values))
-        errors: list[str] = []
         ticket, terminal, sold_raw = named["ticket"], named["terminal"], named["sold_at"]
-        if not r._token(ticket):
-            errors.append("ticket: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
-        if not r._token(terminal):
-            errors.append("terminal: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
-        sold_at = None
-        try:
-            sold_at = dt.datetime.fromisoformat(sold_raw.strip())
-            if timezone.is_naive(sold_at):
-                sold_at = timezone.make_aware(sold_at, self.zone)
-        except ValueError:
-            errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
-        if sold_at is not None and not (self.draw.sales_open_at <= sold_at < self.draw.sales_close_at):
-            errors.append(
-                f"sold_at: {sold_raw} is outside the draw's sales period "
-                f"({timezone.localtime(self.draw.sales_open_at):%Y-%m-%d %H:%M} to "
-                f"{timezone.localtime(self.draw.sales_close_at):%Y-%m-%d %H:%M})"
-            )
+        sold_at, errors = r.sale_errors(self.draw, self.zone, ticket, sold_raw, terminal)
         unreadable = set()
         for name in self.header:
             raw = named[name].strip()
@@ -124,15 +107,7 @@ class RowChecker:
                 errors.append(f"addon_cents: a {name} line pays the {name} fee")
             elif not line.addon and addon > 0:
                 errors.append(f"addon_cents: a line without {name} pays no {name} fee")
-        first = self.tickets.get(ticket)
-        if first is None:
-            self.tickets[ticket] = (row, sold_at, terminal)
-        else:
-            first_row, first_sold, first_terminal = first
-            if sold_at is not None and first_sold is not None and sold_at != first_sold:
-                errors.append(f"sold_at: differs from row {first_row} of the same ticket")
-            if terminal != first_terminal:
-                errors.append(f"terminal: differs from row {first_row} of the same ticket")
+        errors += r.same_ticket_errors(self.tickets, row, ticket, sold_at, terminal)
         if errors or line is None or stake is None:
             return None, errors
         addon = addon or 0
@@ -167,12 +142,8 @@ def _validate(draw: Draw, stream: IO[bytes]) -> tuple[Any, RowChecker]:
         _, errors = checker.check(number, values)
         if errors:
             report.add(number, values[0] if values else "", errors)
-    tickets = list(checker.tickets)
-    found: set[str] = set()
-    for i in range(0, len(tickets), 500):
-        found |= r._existing_tickets(tickets[i:i + 500])
-    for ticket in sorted(found, key=lambda t: checker.tickets[t][0]):
-        report.add(checker.tickets[ticket][0], ticket, [f"ticket {ticket} was already imported"])
+    for ticket, first_row in r.tickets_already_imported(checker.tickets, r._existing_tickets).items():
+        report.add(first_row, ticket, [f"ticket {ticket} was already imported"])
     report.entries.sort(key=lambda e: e["row"])
     return report, checker
 

@@ -17,8 +17,9 @@ SQL from the line's own stake: ``floor(weight × num / den)``, where the weight 
 from the engine's figures (its pools and stakes per cap group), times the overall cap's factor
 (Keno), per rounding step. A class game's prize is the engine's per class (Tuplaus doubled or not).
 
-Check: winners, add-on winners and money per class (cell) from the written rows must equal
-path A's counts and the engine's paid totals; any difference halts the run.
+Check (`lottery.services.settlement._check`, shared with the number games): winners, add-on winners
+and money per class (cell) from the written rows must equal path A's counts and the engine's paid
+totals; any difference halts the run.
 """
 
 from __future__ import annotations
@@ -353,47 +354,3 @@ def write(run: SettlementRun, worker: str) -> None:
         done = SettlementChunk.objects.filter(run=run, done_at__isnull=False).count()
         run.chunks_done = done
         s.after_chunk(run, done)
-
-
-# ------------------------------------------------------------------------------------------------
-# check
-# ------------------------------------------------------------------------------------------------
-
-def check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
-    """Winners, add-on winners and money per class (cell) as written, against path A and the engine."""
-    c = codec(run.draw.game.code)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT class_no, boosted, COUNT(*), SUM(prize_cents), MIN(prize_cents) FROM lottery_winning "
-            "WHERE run_id = %s GROUP BY class_no, boosted", [run.pk],
-        )
-        rows = cursor.fetchall()
-    checked: dict[str, dict[str, int]] = {}
-    problems: list[str] = []
-    for class_no, boosted, n, paid, lowest in rows:
-        try:
-            key = c.class_key(int(class_no))
-        except ValueError:
-            key = str(class_no)
-        slot = checked.setdefault(key, {"winners": 0, "boosted": 0, "paid_cents": 0})
-        slot["winners"] += n
-        slot["paid_cents"] += int(paid or 0)
-        if boosted:
-            slot["boosted"] += n
-        if lowest is not None and lowest < 0:
-            problems.append(f"class {key}: winners found that the tier counts do not have")
-    counted = run.tier_counts or {}
-    for key in sorted(set(counted) | set(checked)):
-        a = counted.get(key, {"winners": 0, "boosted": 0})
-        b = checked.get(key, {"winners": 0, "boosted": 0})
-        if (a["winners"], a.get("boosted", 0)) != (b["winners"], b["boosted"]):
-            problems.append(f"class {key}: counted {a['winners']} winners ({a.get('boosted', 0)} with the add-on), "
-                            f"written {b['winners']} ({b['boosted']} with the add-on)")
-    for key, cl in run.engine_result["classes"].items():
-        expected = _cents(cl["paid"])
-        got = checked.get(key, {}).get("paid_cents", 0)
-        if expected != got:
-            problems.append(f"class {key}: the engine pays {_euros(expected)} €, the winners add up to {_euros(got)} €")
-    if SettlementChunk.objects.filter(run=run, done_at__isnull=True).exists():
-        problems.append("not every chunk of lines was written")
-    return checked, problems

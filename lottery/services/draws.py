@@ -471,11 +471,16 @@ def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | Non
     user = _person(actor, "Rejecting a result")
     draw, result = _entered_result(draw, "rejecting the entered result")
     approval = _pending_approval(RESULT_KIND, result, f"the result of {draw}")
+    _reject_or_withdraw(approval, user, reason, now, request)
+    return DrawResult.objects.get(pk=result.pk)
+
+
+def _reject_or_withdraw(approval, user, reason: str, now, request) -> None:
+    """Its requester withdraws a pending request; anyone else (the checker) rejects it."""
     if approval.requested_by_id == user.pk:
         _withdraw(approval, actor=user, note=reason, now=now, request=request)
     else:
         _decide(approval, actor=user, approve=False, note=reason, now=now, request=request)
-    return DrawResult.objects.get(pk=result.pk)
 
 
 def _entered_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
@@ -630,10 +635,7 @@ def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime |
     user = _person(actor, "Rejecting a correction")
     draw, proposed = _proposed_result(draw, "rejecting a correction")
     approval = _pending_approval(CORRECTION_KIND, proposed, f"the correction of {draw}")
-    if approval.requested_by_id == user.pk:
-        _withdraw(approval, actor=user, note=reason, now=now, request=request)
-    else:
-        _decide(approval, actor=user, approve=False, note=reason, now=now, request=request)
+    _reject_or_withdraw(approval, user, reason, now, request)
     return DrawResult.objects.get(pk=proposed.pk)
 
 

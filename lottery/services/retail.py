@@ -23,7 +23,6 @@ import datetime as dt
 import hashlib
 import io
 import logging
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -112,27 +111,10 @@ class RowValidator:
         self.zone = timezone.get_default_timezone()
 
     def check(self, row: int, values: list[str]) -> tuple[ParsedRow | None, list[str]]:
-        errors: list[str] = []
         if len(values) != len(HEADER):
             return None, [f"expected {len(HEADER)} columns, found {len(values)}"]
         ticket, sold_raw, terminal = values[0], values[1], values[2]
-        if not _token(ticket):
-            errors.append("ticket: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
-        if not _token(terminal):
-            errors.append("terminal: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
-        sold_at = None
-        try:
-            sold_at = dt.datetime.fromisoformat(sold_raw.strip())
-            if timezone.is_naive(sold_at):
-                sold_at = timezone.make_aware(sold_at, self.zone)
-        except ValueError:
-            errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
-        if sold_at is not None and not (self.draw.sales_open_at <= sold_at < self.draw.sales_close_at):
-            errors.append(
-                f"sold_at: {sold_raw} is outside the draw's sales period "
-                f"({timezone.localtime(self.draw.sales_open_at):%Y-%m-%d %H:%M} to "
-                f"{timezone.localtime(self.draw.sales_close_at):%Y-%m-%d %H:%M})"
-            )
+        sold_at, errors = sale_errors(self.draw, self.zone, ticket, sold_raw, terminal)
         numbers: list[int] = []
         secondary: list[int] = []
         plus = stake = plus_cents = None
@@ -182,15 +164,7 @@ class RowValidator:
                 parsed_line = parse_line(self.fmt.game, self.params, numbers, secondary, plus)
             except RulesError as exc:
                 errors.append(str(exc))
-        first = self.tickets.get(ticket)
-        if first is None:
-            self.tickets[ticket] = (row, sold_at, terminal)
-        else:
-            first_row, first_sold, first_terminal = first
-            if sold_at is not None and first_sold is not None and sold_at != first_sold:
-                errors.append(f"sold_at: differs from row {first_row} of the same ticket")
-            if terminal != first_terminal:
-                errors.append(f"terminal: differs from row {first_row} of the same ticket")
+        errors += same_ticket_errors(self.tickets, row, ticket, sold_at, terminal)
         if errors or parsed_line is None:
             return None, errors
         slot = self.totals.setdefault(ticket, [0, 0])
@@ -201,11 +175,58 @@ class RowValidator:
 
     def already_imported(self) -> dict[str, int]:
         """ticket -> first row, for tickets already in the database."""
-        tickets = list(self.tickets)
-        found: set[str] = set()
-        for i in range(0, len(tickets), 500):
-            found |= self.exists(tickets[i:i + 500])
-        return {t: self.tickets[t][0] for t in sorted(found, key=lambda t: self.tickets[t][0])}
+        return tickets_already_imported(self.tickets, self.exists)
+
+
+def sale_errors(draw: Draw, zone, ticket: str, sold_raw: str, terminal: str) -> tuple[dt.datetime | None, list[str]]:
+    """The sale's part of a retail row, for every game's file: ticket and terminal tokens, and the
+    sale time (ISO 8601; naive in `zone`) inside the draw's sales period. Returns (sold_at, errors)."""
+    errors: list[str] = []
+    if not _token(ticket):
+        errors.append("ticket: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+    if not _token(terminal):
+        errors.append("terminal: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+    sold_at = None
+    try:
+        sold_at = dt.datetime.fromisoformat(sold_raw.strip())
+        if timezone.is_naive(sold_at):
+            sold_at = timezone.make_aware(sold_at, zone)
+    except ValueError:
+        errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
+    if sold_at is not None and not (draw.sales_open_at <= sold_at < draw.sales_close_at):
+        errors.append(
+            f"sold_at: {sold_raw} is outside the draw's sales period "
+            f"({timezone.localtime(draw.sales_open_at):%Y-%m-%d %H:%M} to "
+            f"{timezone.localtime(draw.sales_close_at):%Y-%m-%d %H:%M})"
+        )
+    return sold_at, errors
+
+
+def same_ticket_errors(tickets: dict[str, tuple[int, dt.datetime | None, str]], row: int, ticket: str,
+                       sold_at: dt.datetime | None, terminal: str) -> list[str]:
+    """Remember a ticket's first row (`tickets`: ticket -> (row, sold_at, terminal)); a later row of
+    the same ticket must have the same sale time and terminal."""
+    first = tickets.get(ticket)
+    if first is None:
+        tickets[ticket] = (row, sold_at, terminal)
+        return []
+    first_row, first_sold, first_terminal = first
+    errors = []
+    if sold_at is not None and first_sold is not None and sold_at != first_sold:
+        errors.append(f"sold_at: differs from row {first_row} of the same ticket")
+    if terminal != first_terminal:
+        errors.append(f"terminal: differs from row {first_row} of the same ticket")
+    return errors
+
+
+def tickets_already_imported(tickets: dict[str, tuple], exists: Callable[[list[str]], set[str]]) -> dict[str, int]:
+    """ticket -> first row, in row order, of the file's tickets already in the database (`exists`
+    asked 500 at a time)."""
+    names = list(tickets)
+    found: set[str] = set()
+    for i in range(0, len(names), 500):
+        found |= exists(names[i:i + 500])
+    return {t: tickets[t][0] for t in sorted(found, key=lambda t: tickets[t][0])}
 
 
 def _existing_tickets(tickets: list[str]) -> set[str]:

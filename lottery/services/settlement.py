@@ -702,11 +702,23 @@ class _Crew:
 
 
 def _check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
-    """Count the written winners per class (the second computation) and compare."""
-    if run.draw.game.code not in NUMBER_GAMES:
-        from ..games.settlement import check
+    """Count the written winners per class (the second computation: winners, boosted or add-on winners
+    and money per class, or per cell for the cell games) and compare them with path A's tier counts
+    and the engine's paid totals."""
+    number_game = run.draw.game.code in NUMBER_GAMES
+    if number_game:
+        def key_of(class_no: int) -> str:
+            return str(class_no)
+    else:
+        from ..games import codec
 
-        return check(run)
+        c = codec(run.draw.game.code)
+
+        def key_of(class_no: int) -> str:
+            try:
+                return c.class_key(int(class_no))
+            except ValueError:
+                return str(class_no)
     checked: dict[str, dict[str, int]] = {}
     with connection.cursor() as cursor:
         cursor.execute(
@@ -716,24 +728,26 @@ def _check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
         rows = cursor.fetchall()
     problems: list[str] = []
     for class_no, boosted, n, paid, lowest in rows:
-        slot = checked.setdefault(str(class_no), {"winners": 0, "boosted": 0, "paid_cents": 0})
+        key = key_of(class_no)
+        slot = checked.setdefault(key, {"winners": 0, "boosted": 0, "paid_cents": 0})
         slot["winners"] += n
         slot["paid_cents"] += int(paid or 0)
         if boosted:
             slot["boosted"] += n
         if lowest is not None and lowest < 0:
-            problems.append(f"class {class_no}: winners found that the tier counts do not have")
+            problems.append(f"class {key}: winners found that the tier counts do not have")
     counted = run.tier_counts or {}
-    for key in sorted(set(counted) | set(checked), key=int):
+    extra = "boosted" if number_game else "with the add-on"
+    for key in sorted(set(counted) | set(checked), key=int if number_game else str):
         a = counted.get(key, {"winners": 0, "boosted": 0})
         b = checked.get(key, {"winners": 0, "boosted": 0, "paid_cents": 0})
         if (a["winners"], a.get("boosted", 0)) != (b["winners"], b["boosted"]):
             problems.append(
-                f"class {key}: counted {a['winners']} winners ({a.get('boosted', 0)} boosted), "
-                f"written {b['winners']} ({b['boosted']} boosted)"
+                f"class {key}: counted {a['winners']} winners ({a.get('boosted', 0)} {extra}), "
+                f"written {b['winners']} ({b['boosted']} {extra})"
             )
-    for key, c in run.engine_result["classes"].items():
-        expected = cents(c["paid"])
+    for key, c_ in run.engine_result["classes"].items():
+        expected = cents(c_["paid"])
         got = checked.get(key, {}).get("paid_cents", 0)
         # Imported or common classes pay per winner too; every class's paid total is per-winner prizes.
         if expected != got:

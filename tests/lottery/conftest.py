@@ -8,6 +8,12 @@ from compliance import roles
 
 
 @pytest.fixture
+def people(make_staff):
+    """Three Draw supervisors: the enterer, the confirmer and a third for the settlement's approval."""
+    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
+
+
+@pytest.fixture
 def enterer(make_staff):
     return make_staff(roles.DRAW_SUPERVISOR)
 

@@ -148,3 +148,18 @@ def add_lines(draw: Draw, specs: list[dict], reference: str = "DIRECT-1") -> lis
         row.wager_id = wager.pk
     Line.objects.bulk_create(rows)
     return stored_lines(draw)
+
+
+def sell_and_settle(draw: Draw, channel_api, gambler, reference: str, api_lines: list[dict], retail_rows: list[dict],
+                    people, result: dict):
+    """A round of `draw`: the gambler's wager over the channel API, a retail file, then the result
+    entered and confirmed by two people and settled. Returns (the draw reloaded, the run, the player)."""
+    from lottery.models import RetailImport
+
+    player, session = gambler
+    response = place(channel_api, draw, player, session, reference, api_lines)
+    assert response.status_code == 201, response.json()
+    record = import_rows(draw, people[0], retail_rows)
+    assert record.state == RetailImport.State.DONE, record.errors
+    run = draw_and_settle(draw, result, people[0], people[1])
+    return Draw.objects.get(pk=draw.pk), run, player

@@ -42,11 +42,6 @@ JOKERI_RETAIL = [("J-1", "0123456", None, 300),   # 7 correct: the jackpot
 JACKPOT_CENTS = 5_000_00
 
 
-@pytest.fixture
-def people(make_staff):
-    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
-
-
 def _jokeri(digits, tuplaus, stake, **extra):
     line = {"digits": digits, "stake_cents": stake, "addon_cents": 100 if tuplaus else 0, **extra}
     if tuplaus:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import pytest
 
 from compliance import roles
-from lottery.models import Draw, DrawState, RetailImport, RunState, TierResult, Winning
+from lottery.models import Draw, DrawState, RunState, TierResult, Winning
 from lottery.services import pay_draw, settlement_approve
 from tests.lottery.game_support import (
     add_lines,
     draw_and_settle,
     engine_line_prizes,
-    import_rows,
-    place,
     schedule,
+    sell_and_settle,
     stored_lines,
     winnings,
 )
@@ -29,11 +28,6 @@ PLAYER = [(LOW, None, 1),                                   # 0 correct: 125,000
           (list(range(1, 10)) + LOW[:3], 3, 100)]           # 9 correct, wrong lucky number: 5 x
 RETAIL = [("R-1", list(range(1, 9)) + LOW[:4], 2, 200),     # 8 correct, Onnenapila: 4 x 2 € = 8 €
           ("R-2", [1, 2, 3, 4] + LOW[:8], None, 100)]       # 4 correct: 1 x
-
-
-@pytest.fixture
-def people(make_staff):
-    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
 
 
 def _api_line(picks, lucky, stake):
@@ -53,15 +47,8 @@ def _engine(draw, sold):
 
 @pytest.fixture
 def kaikki_round(api_client_for, make_gambler, people):
-    draw = schedule(GAME, 8001)
-    player, session = make_gambler(100_00)
-    response = place(api_client_for(roles.SALES_CHANNEL), draw, player, session, "KT-1",
-                     [_api_line(*x) for x in PLAYER])
-    assert response.status_code == 201, response.json()
-    record = import_rows(draw, people[0], [_row(*x) for x in RETAIL])
-    assert record.state == RetailImport.State.DONE, record.errors
-    run = draw_and_settle(draw, RESULT, people[0], people[1])
-    return Draw.objects.get(pk=draw.pk), run, player
+    return sell_and_settle(schedule(GAME, 8001), api_client_for(roles.SALES_CHANNEL), make_gambler(100_00), "KT-1",
+                           [_api_line(*x) for x in PLAYER], [_row(*x) for x in RETAIL], people, RESULT)
 
 
 def test_a_kaikki_round_settles_with_the_engines_prize_for_every_line(kaikki_round):

@@ -34,11 +34,6 @@ RETAIL = [("R-1", [64, 65, 66, 1], True, 200),            # level 4, 4 correct w
           ("R-2", [68, 69, 1, 2, 40, 41], False, 100)]    # level 6, 2 correct: nothing
 
 
-@pytest.fixture
-def people(make_staff):
-    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
-
-
 def _api_line(picks, kunkku, stake):
     return {"numbers": picks, "kunkku": kunkku, "stake_cents": stake, "addon_cents": 100 if kunkku else 0}
 

@@ -9,15 +9,14 @@ import pytest
 from django.utils import timezone
 
 from compliance import roles
-from lottery.models import Draw, DrawState, RetailImport, RunState, TierResult
+from lottery.models import Draw, DrawState, RunState, TierResult
 from lottery.services import DrawInputError, pay_draw, result_enter, settlement_approve
 from tests.lottery.game_support import (
     add_lines,
     draw_and_settle,
     engine_line_prizes,
-    import_rows,
-    place,
     schedule,
+    sell_and_settle,
     stored_lines,
     winnings,
 )
@@ -32,11 +31,6 @@ RETAIL = [("R-1", "1985-05-03", "A", 200),  # month only: 2 x
           ("R-2", "1990-05-17", "Ä", 100)]  # day, month, year (Ä is a letter too): 5,000 x
 
 
-@pytest.fixture
-def people(make_staff):
-    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
-
-
 def _engine(draw, sold):
     return engine_line_prizes(GAME, RESULT, [(line.pk, {"date": d, "letter": letter}, s)
                                              for line, (d, letter, s) in zip(stored_lines(draw), sold)])
@@ -44,16 +38,10 @@ def _engine(draw, sold):
 
 @pytest.fixture
 def birthday_round(api_client_for, make_gambler, people):
-    draw = schedule(GAME, 9501)
-    player, session = make_gambler(100_00)
     lines = [{"date": d, "letter": letter, "stake_cents": s} for d, letter, s in PLAYER]
-    response = place(api_client_for(roles.SALES_CHANNEL), draw, player, session, "B-1", lines)
-    assert response.status_code == 201, response.json()
-    record = import_rows(draw, people[0], [{"ticket": t, "date": d, "letter": letter, "stake_cents": s}
-                                           for t, d, letter, s in RETAIL])
-    assert record.state == RetailImport.State.DONE, record.errors
-    run = draw_and_settle(draw, RESULT, people[0], people[1])
-    return Draw.objects.get(pk=draw.pk), run, player
+    rows = [{"ticket": t, "date": d, "letter": letter, "stake_cents": s} for t, d, letter, s in RETAIL]
+    return sell_and_settle(schedule(GAME, 9501), api_client_for(roles.SALES_CHANNEL), make_gambler(100_00), "B-1",
+                           lines, rows, people, RESULT)
 
 
 def test_a_synttarit_round_settles_with_the_engines_prize_for_every_line(birthday_round):

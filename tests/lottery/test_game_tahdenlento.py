@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 
 from compliance import roles
-from lottery.models import Draw, DrawState, RetailImport, RunState, TierResult
+from lottery.models import Draw, DrawState, RunState, TierResult
 from lottery.services import pay_draw, settlement_approve
 from tests.lottery.game_support import (
     add_lines,
     draw_and_settle,
     engine_line_prizes,
-    import_rows,
     place,
     schedule,
+    sell_and_settle,
     stored_lines,
     winnings,
 )
@@ -28,11 +28,6 @@ PLAYER = [([1, 2, 3, 4, 5, 20, 21], None, 100),     # 7 numbers, 5 correct: 7 x
           (list(range(20, 28)), None, 100)]          # 8 numbers, 0 correct: 1 x
 RETAIL = [("R-1", [1, 2, 20], 2, 100),               # 3 numbers, 2 correct, bonus right: 4 x
           ("R-2", [20, 21, 22], None, 100)]          # 3 numbers, 0 correct: nothing
-
-
-@pytest.fixture
-def people(make_staff):
-    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
 
 
 def _api_line(picks, bonus, stake):
@@ -52,14 +47,8 @@ def _engine(draw, sold):
 
 @pytest.fixture
 def star_round(api_client_for, make_gambler, people):
-    draw = schedule(GAME, 9001)
-    player, session = make_gambler(100_00)
-    response = place(api_client_for(roles.SALES_CHANNEL), draw, player, session, "S-1", [_api_line(*x) for x in PLAYER])
-    assert response.status_code == 201, response.json()
-    record = import_rows(draw, people[0], [_row(*x) for x in RETAIL])
-    assert record.state == RetailImport.State.DONE, record.errors
-    run = draw_and_settle(draw, RESULT, people[0], people[1])
-    return Draw.objects.get(pk=draw.pk), run, player
+    return sell_and_settle(schedule(GAME, 9001), api_client_for(roles.SALES_CHANNEL), make_gambler(100_00), "S-1",
+                           [_api_line(*x) for x in PLAYER], [_row(*x) for x in RETAIL], people, RESULT)
 
 
 def test_a_tahdenlento_round_settles_with_the_engines_prize_for_every_line(star_round):
