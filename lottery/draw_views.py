@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import DetailView, FormView, TemplateView
 
@@ -523,11 +524,14 @@ class RetailImportView(StaffPermissionRequired, FormView):
             form.add_error(None, exc.message)
             return self.form_invalid(form)
         if record.state == RetailImport.State.DONE:
-            messages.success(self.request, _("Imported %(lines)s lines in %(tickets)s tickets.") % {
+            messages.success(self.request, ngettext("Imported %(lines)s lines in %(tickets)s ticket.",
+                                                    "Imported %(lines)s lines in %(tickets)s tickets.",
+                                                    record.tickets) % {
                 "lines": record.lines, "tickets": record.tickets})
         else:
-            messages.error(self.request, _("The file was refused: %(n)s bad rows. Nothing was imported.") % {
-                "n": record.error_count})
+            messages.error(self.request, ngettext("The file was refused: %(n)s bad row. Nothing was imported.",
+                                                  "The file was refused: %(n)s bad rows. Nothing was imported.",
+                                                  record.error_count) % {"n": record.error_count})
         return HttpResponseRedirect(reverse("lottery:import", args=[record.pk]))
 
 

@@ -154,10 +154,22 @@ def test_a_refused_file_shows_its_report(supervisor_client):
 
 def test_an_imported_file_loads_its_lines(supervisor_client):
     draw = DrawFactory(state="closed")
-    upload = sales_file([lotto_row("A1", draw.sales_open_at + dt.timedelta(hours=1))])
+    sold = draw.sales_open_at + dt.timedelta(hours=1)
+    upload = sales_file([lotto_row("A1", sold), lotto_row("A1", sold, (2, 3, 4, 5, 6, 7, 8))])
     upload.name = "good.csv"
-    supervisor_client.post(reverse("lottery:draw-import", args=[draw.pk]), {"file": upload})
-    assert Line.objects.filter(draw=draw).count() == 1
+    response = supervisor_client.post(reverse("lottery:draw-import", args=[draw.pk]), {"file": upload}, follow=True)
+    assert Line.objects.filter(draw=draw).count() == 2
+    assert [str(m) for m in response.context["messages"]] == ["Imported 2 lines in 1 ticket."]
+
+
+def test_a_refused_file_of_one_bad_row_says_so_in_the_singular_in_finnish(supervisor_client):
+    draw = DrawFactory(state="closed")
+    upload = sales_file([lotto_row("A1", draw.sales_open_at + dt.timedelta(hours=1), (1, 2, 3, 4, 5, 6, 99))])
+    upload.name = "bad.csv"
+    supervisor_client.cookies["django_language"] = "fi"
+    response = supervisor_client.post(reverse("lottery:draw-import", args=[draw.pk]), {"file": upload}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        "Tiedosto hylättiin: 1 virheellinen rivi. Mitään ei tuotu."]
 
 
 def test_the_correction_report_page_shows_the_changes(client, make_staff, confirm_result):
