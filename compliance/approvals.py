@@ -15,7 +15,8 @@ only when a *different* person approves:
 
 Both steps are audit events (`approval.requested`, `approval.approved` / `approval.rejected`, the
 decider recorded as `approver`). The handler's own audit event names the requester as actor and the
-decider as `approver=`. See docs/compliance.md.
+decider as `approver=`, with the decider's client address (`audit.request_context`). See
+docs/compliance.md.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 from django.db import models, transaction
 from django.utils import timezone
 
-from .audit import _plain, audit_record
+from .audit import _plain, audit_record, request_context
 from .models import Approval
 
 Handler = Callable[..., Any]
@@ -208,7 +209,8 @@ def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "",
     )
     handler = None if registered is None else (registered.on_approve if approve else registered.on_reject)
     if handler is not None:
-        handler(approval, approver=actor)
+        with request_context(request):
+            handler(approval, approver=actor)
     return approval
 
 
@@ -230,7 +232,8 @@ def approval_cancel(*, actor, approval: Approval, note: str = "", now: dt.dateti
                  request=request)
     registered = _KINDS.get(approval.kind)
     if registered is not None and registered.on_cancel is not None:
-        registered.on_cancel(approval, actor=actor)
+        with request_context(request):
+            registered.on_cancel(approval, actor=actor)
     return approval
 
 

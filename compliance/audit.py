@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +88,23 @@ def _object_fields(obj: models.Model | None) -> dict[str, str]:
     }
 
 
+_REQUEST: ContextVar[Any] = ContextVar("audit_request", default=None)
+
+
+@contextmanager
+def request_context(request: Any):
+    """Inside it, an audit event recorded without a request of its own takes this request's client
+    address: an approval handler's events carry the address of the person whose decision ran them."""
+    token = _REQUEST.set(request)
+    try:
+        yield
+    finally:
+        _REQUEST.reset(token)
+
+
 def client_ip(request: Any) -> str | None:
+    if request is None:
+        request = _REQUEST.get()
     if request is None:
         return None
     return request.META.get("REMOTE_ADDR") or None

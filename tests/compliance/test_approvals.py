@@ -97,3 +97,26 @@ def test_approvals_page_shows_the_four_eyes_error_to_the_requester(officers, app
     client.force_login(officers[0])
     response = client.post(f"/compliance/approvals/{approval.pk}/decide/", {"decision": "approve"}, follow=True)
     assert "Four-eyes rule" in response.content.decode()
+
+
+def _audited_handler(approval, *, approver):
+    from compliance.audit import audit_record
+
+    audit_record(actor=approval.requested_by, action="test.applied", obj=approval, approver=approver)
+
+
+register_approval_handler("test.audited", _audited_handler)
+
+
+def test_the_handlers_audit_event_carries_the_deciders_client_address(officers, client):
+    req = approval_request(actor=officers[0], kind="test.audited", obj=officers[0])
+    client.force_login(officers[1])
+    client.post(f"/compliance/approvals/{req.pk}/decide/", {"decision": "approve", "note": "ok"},
+                REMOTE_ADDR="203.0.113.7")
+    applied = AuditEvent.objects.get(action="test.applied", object_id=str(req.pk))
+    assert (applied.actor_repr, applied.approver_repr, applied.ip_address) == (
+        officers[0].username, officers[1].username, "203.0.113.7")
+    # Only inside the decision: an event recorded afterwards without a request has no address.
+    from compliance.audit import audit_record
+
+    assert audit_record(actor=officers[1], action="test.later").ip_address is None
