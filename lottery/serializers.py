@@ -49,9 +49,19 @@ class DrawDetailSerializer(DrawSerializer):
     results = DrawResultSerializer(many=True, read_only=True)
     settlement = serializers.SerializerMethodField()
     tiers = serializers.SerializerMethodField()
+    pending_approvals = serializers.SerializerMethodField()
 
     class Meta(DrawSerializer.Meta):
-        fields = [*DrawSerializer.Meta.fields, "results", "settlement", "tiers"]
+        fields = [*DrawSerializer.Meta.fields, "results", "settlement", "tiers", "pending_approvals"]
+
+    def get_pending_approvals(self, draw) -> list[dict]:
+        """The four-eyes requests about this draw that wait for a second person, oldest first (as on
+        the draw page): the result's or a correction's confirmation, the payout, large wins."""
+        from .selectors import draw_pending_approvals
+
+        return [{"id": a.pk, "kind": a.kind, "object": a.target_repr, "requested_by": a.requested_by_repr,
+                 "requested_at": serializers.DateTimeField().to_representation(a.requested_at), "reason": a.reason}
+                for a in draw_pending_approvals(draw)]
 
     def get_settlement(self, draw) -> dict | None:
         from .selectors import current_run

@@ -43,6 +43,23 @@ def test_the_draw_detail_reports_the_settlement(api_client_for, confirm_result):
     assert (data["state"], data["settlement"]["state"], len(data["tiers"])) == ("settled", "settled", 7)
 
 
+def test_the_draw_detail_lists_the_requests_waiting_for_a_second_person(api_client_for):
+    enterer = api_client_for(roles.DRAW_SUPERVISOR)
+    draw = DrawFactory(state="closed", jackpot_cents=1)
+    enterer.post(f"/api/v1/draws/{draw.pk}/result/", RESULT, format="json")
+    waiting = api_client_for(roles.AUDITOR).get(f"/api/v1/draws/{draw.pk}/").json()["pending_approvals"]
+    assert [(a["kind"], a["requested_by"]) for a in waiting] == [("lottery.result", enterer.user.username)]
+
+
+def test_the_draw_detail_lists_the_payout_waiting_for_approval(api_client_for, confirm_result):
+    from lottery.services.settlement import run_settlement
+
+    settled = DrawFactory(jackpot_cents=1)
+    run_settlement(confirm_result(settled, {k: RESULT[k] for k in ("numbers", "additional", "plus")}).pk)
+    waiting = api_client_for(roles.AUDITOR).get(f"/api/v1/draws/{settled.pk}/").json()["pending_approvals"]
+    assert [(a["kind"], a["requested_by"]) for a in waiting] == [("lottery.payout", "system:settlement")]
+
+
 def test_a_step_out_of_order_is_a_conflict(api_client_for):
     draw = DrawFactory(state="planned")
     response = api_client_for(roles.DRAW_SUPERVISOR).post(f"/api/v1/draws/{draw.pk}/result/", RESULT, format="json")
