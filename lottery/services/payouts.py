@@ -142,13 +142,15 @@ def supersede_unpaid(draw: Draw, *, reason: str, actor=PAYOUT_ACTOR) -> int:
 
 
 def _write_payouts(draw: Draw, run: SettlementRun) -> int:
-    """One row per line whose prize in this version differs from what was paid for it before."""
+    """One row per line whose prize in this version differs from what was paid for it before. A line
+    paid before that no longer wins takes its wager from those payouts, so the lines' partitions are
+    not read."""
     large = large_win_cents()
     state = (f"CASE WHEN x.player_id IS NULL THEN '{Payout.State.RETAIL}' "
              f"WHEN x.amount >= {int(large)} THEN '{Payout.State.HELD}' ELSE '{Payout.State.DUE}' END")
     paid_before = (
-        "SELECT line_id, SUM(amount_cents) AS paid FROM lottery_payout WHERE draw_id = %(draw)s"
-        f" AND state IN ('{PAID_BEFORE[0]}', '{PAID_BEFORE[1]}') GROUP BY line_id"
+        "SELECT line_id, wager_id, SUM(amount_cents) AS paid FROM lottery_payout WHERE draw_id = %(draw)s"
+        f" AND state IN ('{PAID_BEFORE[0]}', '{PAID_BEFORE[1]}') GROUP BY line_id, wager_id"
     )
     sql = (
         "INSERT INTO lottery_payout (run_id, draw_id, line_id, wager_id, player_id, class_no, prize_cents, amount_cents,"
@@ -162,8 +164,8 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
         f"  LEFT JOIN ({paid_before}) p ON p.line_id = w.line_id"
         "  WHERE w.run_id = %(run)s"
         "  UNION ALL"
-        "  SELECT p.line_id, l.wager_id, g.player_id, NULL, 0, -p.paid"
-        f"  FROM ({paid_before}) p JOIN lottery_line l ON l.id = p.line_id JOIN lottery_wager g ON g.id = l.wager_id"
+        "  SELECT p.line_id, p.wager_id, g.player_id, NULL, 0, -p.paid"
+        f"  FROM ({paid_before}) p JOIN lottery_wager g ON g.id = p.wager_id"
         "  WHERE NOT EXISTS (SELECT 1 FROM lottery_winning w WHERE w.run_id = %(run)s AND w.line_id = p.line_id)"
         " ) x WHERE x.amount <> 0"
     )
