@@ -7,6 +7,9 @@ import csv
 import hashlib
 import io
 import logging
+import os
+import threading
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -112,8 +115,31 @@ def render_bytes(kind: str, params: dict, language: str) -> tuple[bytes, bytes, 
             },
         )
     document = HTML(string=html, base_url=str(settings.BASE_DIR)).render()
-    pdf = document.write_pdf()
+    with _font_timestamps(data.as_of):
+        pdf = document.write_pdf()
     return pdf, csv_bytes, len(rows), len(document.pages)
+
+
+_SOURCE_DATE = threading.Lock()
+
+
+@contextmanager
+def _font_timestamps(moment):
+    """The embedded fonts' timestamps: the report's as-of time. WeasyPrint subsets the fonts with
+    HarfBuzz when the system has libharfbuzz-subset, else with fontTools, which stamps each font with
+    the time of writing unless SOURCE_DATE_EPOCH (reproducible-builds.org) says otherwise; without
+    this, the same parameters gave other bytes whenever a second passed between two renders. The
+    variable is the process's environment, so one PDF at a time is written with it set."""
+    with _SOURCE_DATE:
+        before = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = str(int(moment.timestamp()))
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ["SOURCE_DATE_EPOCH"]
+            else:
+                os.environ["SOURCE_DATE_EPOCH"] = before
 
 
 def _css_string(text: str) -> str:

@@ -292,6 +292,25 @@ def test_same_payout_report_parameters_give_the_same_bytes(lotto_round, people):
     assert (first.sha256, first.csv_sha256) == (second.sha256, second.csv_sha256)
 
 
+def test_same_parameters_give_the_same_bytes_when_fonttools_subsets_the_fonts(lotto_round, people, monkeypatch):
+    # Without libharfbuzz-subset WeasyPrint subsets with fontTools, which stamps each font with the
+    # clock's time: here a clock that moves ten seconds at each reading.
+    import os
+
+    import fontTools.misc.timeTools as font_time
+    import weasyprint.pdf.fonts as weasy_fonts
+
+    environment = os.environ.get("SOURCE_DATE_EPOCH")
+    monkeypatch.setattr(weasy_fonts, "harfbuzz_subset", None)
+    ticks = iter(range(1_800_000_000, 1_900_000_000, 10))
+    monkeypatch.setattr(font_time, "time", SimpleNamespace(time=lambda: next(ticks)))
+    draw = lotto_round()
+    first = _make(people.officer, "draw_payout", {"draw": draw.pk})
+    second = _make(people.officer, "draw_payout", {"draw": draw.pk})
+    assert first.sha256 == second.sha256
+    assert os.environ.get("SOURCE_DATE_EPOCH") == environment  # put back after each render
+
+
 def test_payout_report_changes_when_a_large_win_is_approved(lotto_round, people):
     draw = lotto_round(approve_large=False)
     before = _make(people.officer, "draw_payout", {"draw": draw.pk})
