@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test venv migrate demo check bench clean messages
+.PHONY: run test venv migrate demo check bench clean messages lint
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is required (python3, python3.12, ...)"; exit 1; }
@@ -32,6 +32,9 @@ run: demo
 
 test: venv
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(PY) -m ruff check .
 
 check: venv
 	$(PY) manage.py check

@@ -25,7 +25,15 @@ from .forms import (
     ReportForm,
     ScreeningFilterForm,
 )
-from .models import Approval, AuditEvent, ExclusionEntry, ExclusionRegistry, RegistryCall, RegistryImport, Report
+from .models import (
+    Approval,
+    AuditEvent,
+    ExclusionEntry,
+    ExclusionRegistry,
+    RegistryCall,
+    RegistryImport,
+    Report,
+)
 from .selectors import (
     AuditFilter,
     audit_actions,

@@ -15,8 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from django.views.generic import DetailView, FormView, TemplateView
 
@@ -24,7 +23,17 @@ from compliance.access import StaffPermissionRequired
 
 from . import forms, services
 from .formats import NUMBER_GAMES, PIPELINE_GAMES
-from .models import Draw, DrawResult, DrawState, Game, Payout, ResultStatus, RetailImport, RunState, TierResult
+from .models import (
+    Draw,
+    DrawResult,
+    DrawState,
+    Game,
+    Payout,
+    ResultStatus,
+    RetailImport,
+    RunState,
+    TierResult,
+)
 from .selectors import (
     BOARD_COLUMNS,
     current_run,

@@ -15,8 +15,8 @@ in the decider's transaction, whether the decision comes from here or from the a
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -24,9 +24,8 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from compliance.approvals import ApprovalRefused
-from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.approvals import (
+    ApprovalRefused,
     approval_cancel,
     approval_decide,
     approval_pending_for,
@@ -34,6 +33,7 @@ from compliance.approvals import (
     approval_void,
     register_approval_handler,
 )
+from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.audit import audit_record
 from compliance.models import Approval
 

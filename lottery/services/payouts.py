@@ -27,7 +27,16 @@ from compliance.audit import audit_record
 from compliance.models import Approval
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
-from .draws import _decide, _lock, _pending_approval, _person, _require, draw_link, lock_draw_approvals, requester
+from .draws import (
+    _decide,
+    _lock,
+    _pending_approval,
+    _person,
+    _require,
+    draw_link,
+    lock_draw_approvals,
+    requester,
+)
 from .errors import DrawStateError, FourEyesError
 from .settlement import euros
 

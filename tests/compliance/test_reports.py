@@ -20,7 +20,6 @@ from compliance.services import exclusion_entry_add
 from tests.factories import ExclusionRegistryFactory, PersonFactory, PlayerFactory, finnish_id_for
 
 
-
 def _period() -> dict:
     today = timezone.localdate()
     return {"since": (today - dt.timedelta(days=1)).isoformat(), "until": today.isoformat()}

@@ -77,7 +77,7 @@ def test_a_confirmed_correction_queues_a_new_settlement_version(db, settled, ent
 
 def test_the_corrected_settlement_replaces_the_first(db, settled, enterer, confirmer):
     correction_request(actor=enterer, draw=settled, numbers=RIGHT, reason="misread")
-    run = run_settlement(correction_confirm(actor=confirmer, draw=settled).pk)
+    run_settlement(correction_confirm(actor=confirmer, draw=settled).pk)
     states = dict(SettlementRun.objects.filter(draw=settled).values_list("version", "state"))
     assert (states, Draw.objects.get(pk=settled.pk).state) == ({1: RunState.SUPERSEDED, 2: RunState.SETTLED}, DrawState.SETTLED)
 

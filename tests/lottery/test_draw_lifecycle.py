@@ -8,7 +8,16 @@ import pytest
 from django.utils import timezone
 
 from compliance.models import AuditEvent
-from lottery.models import Draw, DrawResult, DrawState, Game, ResultStatus, RunState, SettlementRun, WagerRefund
+from lottery.models import (
+    Draw,
+    DrawResult,
+    DrawState,
+    Game,
+    ResultStatus,
+    RunState,
+    SettlementRun,
+    WagerRefund,
+)
 from lottery.services import (
     DrawInputError,
     DrawStateError,

@@ -7,6 +7,7 @@ import pytest
 
 from compliance import roles
 from lottery.models import Draw, DrawState, Line, LomatonniCity, RetailImport, RunState, WagerRefund, Winning
+from lottery.rules.rulesets import default_params
 from lottery.services import (
     DrawStateError,
     draw_cancel,
@@ -16,7 +17,6 @@ from lottery.services import (
     settlement_approve,
     wager_place,
 )
-from lottery.rules.rulesets import default_params
 from tests.lottery.game_support import (
     add_lines,
     draw_and_settle,

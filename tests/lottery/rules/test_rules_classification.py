@@ -7,7 +7,6 @@ import datetime as dt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.lottery.rules.rules_support import PROPERTY
 
 from lottery.rules import InvalidPicks, InvalidResult, RulesError, default_params
 from lottery.rules.bitmask import contains, hits, mask_to_picks, picks_to_mask
@@ -23,6 +22,7 @@ from lottery.rules.games import (
     tahdenlento,
     vikinglotto,
 )
+from tests.lottery.rules.rules_support import PROPERTY
 
 LOTTO_DRAW = lotto.validate_result([1, 2, 3, 4, 5, 6, 7], 8, plus=11)
 

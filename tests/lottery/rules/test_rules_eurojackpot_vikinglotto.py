@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.lottery.rules.rules_support import PROPERTY, assert_round_books_balance, cents, d
 
 from lottery.rules import RoundInputError, calculate_round, default_params
+from tests.lottery.rules.rules_support import PROPERTY, assert_round_books_balance, cents, d
 
 EJ_CLASSES = [str(k) for k in range(1, 13)]
 VL_CLASSES = [str(k) for k in range(1, 10)]

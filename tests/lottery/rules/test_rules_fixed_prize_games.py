@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.lottery.rules.rules_support import PROPERTY, assert_round_books_balance, cents, d
 
 from lottery.rules import RoundInputError, calculate_round, default_params
+from tests.lottery.rules.rules_support import PROPERTY, assert_round_books_balance, cents, d
 
 MILLI_PRIZES = {"2": Decimal(5000), "3": Decimal(500), "4": Decimal(10), "5": Decimal(2), "6": Decimal(1)}
 JOKERI_PRIZES = {"2": Decimal(20000), "3": Decimal(500), "4": Decimal(50), "5": Decimal(6), "6": Decimal(3)}

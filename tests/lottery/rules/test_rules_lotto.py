@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.lottery.rules.rules_support import PROPERTY, assert_round_books_balance, cents, d
 
 from lottery.rules import RoundInputError, calculate_round, default_params
+from tests.lottery.rules.rules_support import PROPERTY, assert_round_books_balance, cents, d
 
 SHARES = {"2": Fraction("0.038"), "3": Fraction("0.025"), "4": Fraction("0.03")}
 FIXED = {"5": Decimal("10.00"), "6": Decimal("2.00"), "7": Decimal("5.00")}

@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.lottery.rules.rules_support import PROPERTY, cents, d
 
 from lottery.rules import RoundInputError, calculate_round, default_params
+from tests.lottery.rules.rules_support import PROPERTY, cents, d
 
 KENO = default_params("keno")["multipliers"]
 KTEM = default_params("kaikki_tai_ei_mitaan")["multipliers"]

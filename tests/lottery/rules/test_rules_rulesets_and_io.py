@@ -14,7 +14,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.lottery.rules.rules_support import PROPERTY
 
 import lottery.rules.rulesets as rulesets_module
 from lottery.rules import (
@@ -27,6 +26,7 @@ from lottery.rules import (
     default_params,
 )
 from lottery.rules.money import allocate_cents, parse_amount, round_to_step
+from tests.lottery.rules.rules_support import PROPERTY
 
 RULES_DIR = pathlib.Path(__file__).resolve().parents[3] / "lottery" / "rules"
 MINIMAL_ROUNDS = {
