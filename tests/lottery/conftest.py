@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import pytest
 
-from compliance import roles
+# Django and the apps are imported inside the fixtures, so that the rules-engine tests below
+# (tests/lottery/rules) also run without Django: `pytest -p no:django tests/lottery/rules`.
+
+
+def _supervisor(make_staff):
+    from compliance.roles import DRAW_SUPERVISOR
+
+    return make_staff(DRAW_SUPERVISOR)
 
 
 @pytest.fixture
 def people(make_staff):
     """Three Draw supervisors: the enterer, the confirmer and a third for the settlement's approval."""
-    return [make_staff(roles.DRAW_SUPERVISOR) for _ in range(3)]
+    return [_supervisor(make_staff) for _ in range(3)]
 
 
 @pytest.fixture
 def enterer(make_staff):
-    return make_staff(roles.DRAW_SUPERVISOR)
+    return _supervisor(make_staff)
 
 
 @pytest.fixture
 def confirmer(make_staff):
-    return make_staff(roles.DRAW_SUPERVISOR)
+    return _supervisor(make_staff)
 
 
 @pytest.fixture
