@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+from compliance.models import Approval
 
 from .models import Draw, DrawMethod, DrawResult, RetailImport, SettlementRun, TierResult
 
@@ -45,6 +48,17 @@ class DrawSerializer(serializers.ModelSerializer):
                   "central_inputs", "cancel_reason"]
 
 
+class PendingApprovalSerializer(serializers.ModelSerializer):
+    """A four-eyes request waiting for a second person (compliance.approvals), as the draw page lists it."""
+
+    object = serializers.CharField(source="target_repr")
+    requested_by = serializers.CharField(source="requested_by_repr")
+
+    class Meta:
+        model = Approval
+        fields = ["id", "kind", "object", "requested_by", "requested_at", "reason"]
+
+
 class DrawDetailSerializer(DrawSerializer):
     results = DrawResultSerializer(many=True, read_only=True)
     settlement = serializers.SerializerMethodField()
@@ -54,14 +68,13 @@ class DrawDetailSerializer(DrawSerializer):
     class Meta(DrawSerializer.Meta):
         fields = [*DrawSerializer.Meta.fields, "results", "settlement", "tiers", "pending_approvals"]
 
+    @extend_schema_field(PendingApprovalSerializer(many=True))
     def get_pending_approvals(self, draw) -> list[dict]:
         """The four-eyes requests about this draw that wait for a second person, oldest first (as on
         the draw page): the result's or a correction's confirmation, the payout, large wins."""
         from .selectors import draw_pending_approvals
 
-        return [{"id": a.pk, "kind": a.kind, "object": a.target_repr, "requested_by": a.requested_by_repr,
-                 "requested_at": serializers.DateTimeField().to_representation(a.requested_at), "reason": a.reason}
-                for a in draw_pending_approvals(draw)]
+        return PendingApprovalSerializer(draw_pending_approvals(draw), many=True).data
 
     def get_settlement(self, draw) -> dict | None:
         from .selectors import current_run
