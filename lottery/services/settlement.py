@@ -48,6 +48,7 @@ from ..matching import (
     feature_key,
     held_winners_sql,
     path_a_counts_sql,
+    path_a_groups,
     path_b_hold_sql,
     path_b_insert_sql,
     path_b_release_sql,
@@ -382,7 +383,7 @@ def _count(run: SettlementRun, worker: str) -> None:
     ranges, planned = _plan(run)
     with connection.cursor() as cursor:
         cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
-        groups = [(key, n, stake, addon_stake) for key, n, stake, addon_stake in cursor.fetchall()]
+        groups = path_a_groups(cursor.fetchall(), draw.game.code, run.ruleset.params, drawn)
     _store_engine(run, worker, groups, planned, _chunks(run, ranges))
 
 
@@ -585,7 +586,7 @@ def _count_and_write(run: SettlementRun, worker: str) -> tuple[dict[str, dict[st
             draw = run.draw
             with connection.cursor() as cursor:
                 cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
-                groups = cursor.fetchall()
+                groups = path_a_groups(cursor.fetchall(), draw.game.code, run.ruleset.params, drawn)
             _store_engine(run, worker, groups, planned, None)
         prizes = prize_map(run.engine_result)
         crew.release(prizes)

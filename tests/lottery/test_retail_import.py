@@ -269,6 +269,25 @@ def test_postgresql_streams_a_big_file_in_two_halves_into_partitions(draw, monke
 
 
 @pytest.mark.postgres
+def test_postgresql_an_imports_id_span_holds_only_its_draws_lines(draw):
+    """Settlement reads a COPY import's chunks by id alone (lottery.matching.draw_filter_sql): the
+    partitions of the import's id span refuse a line of another draw."""
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY exists only on PostgreSQL")
+    from django.db import IntegrityError, transaction
+
+    record = _import(draw, _good_rows(draw))
+    other = DrawFactory(state="closed")
+    line = Line.objects.filter(draw=draw).order_by("-id").values("id", "wager_id", "main_mask").first()
+    with pytest.raises(IntegrityError, match="_draw"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO lottery_line (id, main_mask, extra_mask, flags, stake_cents, addon_cents, draw_id, wager_id)"
+            " VALUES (%s, %s, 0, 0, 100, 0, %s, %s)", [line["id"] + 1, line["main_mask"], other.pk, line["wager_id"]])
+    assert line["id"] == record.batch * 2**32 + record.lines
+    assert Line.objects.filter(draw=other).count() == 0
+
+
+@pytest.mark.postgres
 def test_postgresql_reports_every_bad_row_of_a_file_in_two_halves(draw, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("COPY exists only on PostgreSQL")
