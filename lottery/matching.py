@@ -144,9 +144,9 @@ def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_i
     f = line_format(game, params)
     main = int(drawn.main) | (int(drawn.additional) if f.additional else 0)
     sec = f"extra_mask & {int(drawn.secondary)}" if f.secondary_count else "0"
-    return (
+    return (  # a constant 0 for the secondary numbers of a game without them stays out of the grouping
         f"SELECT main_mask & {main}, {sec}, plus, COUNT(*), SUM(stake_cents), SUM(addon_cents)"
-        f" FROM {LINE_TABLE} WHERE draw_id = {int(draw_id)} GROUP BY 1, 2, 3"
+        f" FROM {LINE_TABLE} WHERE draw_id = {int(draw_id)} GROUP BY 1, {'2, ' if f.secondary_count else ''}3"
     )
 
 

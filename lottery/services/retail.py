@@ -921,7 +921,12 @@ def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: i
     work.execute("SET maintenance_work_mem = '256MB'")
     work.execute(f"ALTER TABLE {part} ADD CONSTRAINT {part}_pkey PRIMARY KEY (id)")
     work.execute(f"CREATE INDEX {part}_wager_brin ON {part} USING brin (wager_id) WITH (pages_per_range = 32)")
-    work.execute(f"ANALYZE {part}")  # its statistics come with it when it is attached
+    # Its statistics come with it when it is attached. A sample of 3,000 lines (statistics target
+    # 10) gives the planner what its queries need (row counts; draw, id and wager ranges; a handful
+    # of plus numbers and stakes) in a third of the time of the default 30,000.
+    work.execute("SET default_statistics_target = 10")
+    work.execute(f"ANALYZE {part}")
+    work.execute("RESET default_statistics_target")
 
 
 class _Clock:
