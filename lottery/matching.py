@@ -134,13 +134,14 @@ class Drawn:
 PLUS_STATE = {0: None, 1: False, 2: True}  # the `p` feature: not in Plussa, plus number wrong, right
 
 
-def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, vendor: str) -> str:
+def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int) -> str:
     """Lines, stakes and add-on stakes of the draw grouped by the drawn numbers each line holds: its
     main mask and its secondary mask each ANDed with the drawn numbers, and its plus number. One pass
     with no function per line, cheaper than counting matches: at most 2**8 main groups for Lotto times
     the plus numbers. `path_a_groups` turns the groups into features and the engine-derived table
     classifies them (`classify_group`). The chunks are planned from the import records and the
-    lines numbered by the table's own sequence (`direct_lines_sql`), not from this query."""
+    lines numbered by the table's own sequence (`direct_lines_sql`), not from this query. Plain SQL,
+    the same on every database."""
     f = line_format(game, params)
     main = int(drawn.main) | (int(drawn.additional) if f.additional else 0)
     sec = f"extra_mask & {int(drawn.secondary)}" if f.secondary_count else "0"

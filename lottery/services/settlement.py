@@ -376,15 +376,20 @@ def _count(run: SettlementRun, worker: str) -> None:
         from ..games.settlement import count
 
         return count(run, worker)
-    draw, result = run.draw, run.result
+    result = run.result
     with transaction.atomic():
         _own(run, worker, phase=RunPhase.COUNTING)
     drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
     ranges, planned = _plan(run)
+    _store_engine(run, worker, _path_a(run, drawn), planned, _chunks(run, ranges))
+
+
+def _path_a(run: SettlementRun, drawn: Drawn) -> list[tuple[int, int, int, int]]:
+    """Path A over the draw's lines: (feature key, lines, stakes, add-on stakes) per group."""
+    draw, params = run.draw, run.ruleset.params
     with connection.cursor() as cursor:
-        cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
-        groups = path_a_groups(cursor.fetchall(), draw.game.code, run.ruleset.params, drawn)
-    _store_engine(run, worker, groups, planned, _chunks(run, ranges))
+        cursor.execute(path_a_counts_sql(draw.game.code, params, drawn, draw.pk))
+        return path_a_groups(cursor.fetchall(), draw.game.code, params, drawn)
 
 
 def _plan(run: SettlementRun) -> tuple[list[tuple[int, int]], int]:
@@ -583,11 +588,7 @@ def _count_and_write(run: SettlementRun, worker: str) -> tuple[dict[str, dict[st
                        .values_list("pk", "lo", "hi"))
         crew.assign(pending)  # each worker takes every n-th chunk and starts reading
         if planned is not None:
-            draw = run.draw
-            with connection.cursor() as cursor:
-                cursor.execute(path_a_counts_sql(draw.game.code, run.ruleset.params, drawn, draw.pk, connection.vendor))
-                groups = path_a_groups(cursor.fetchall(), draw.game.code, run.ruleset.params, drawn)
-            _store_engine(run, worker, groups, planned, None)
+            _store_engine(run, worker, _path_a(run, drawn), planned, None)
         prizes = prize_map(run.engine_result)
         crew.release(prizes)
         if crew.wait_written():  # every chunk written: check them while the workers index them
