@@ -734,19 +734,26 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
         bounds = [base_id] + [base_id + lo for lo, _ in pieces[1:]] + [base_id + BATCH_ID_SPAN]
         parts = parts[:len(pieces)]
 
+        # Where each piece starts and ends in the staging tables: the row's ctid, so that a piece reads
+        # only its own blocks (a TID range scan) and the planner, knowing about how many rows that is,
+        # hashes the tickets rather than the lines.
+        segments = _piece_segments(cur, stages, offsets, counts, pieces)
+        wids = " UNION ALL ".join(f"SELECT ticket, wid FROM {t}" for t in ticket_tables)
+
         def write_lines(i: int, work) -> None:
             # Each piece's lines go into a table of their own, filled without indexes, indexed once,
             # and attached below as a partition of lottery_line (migration 0005).
-            lo, hi = pieces[i]
             rows_of_piece = " UNION ALL ".join(
-                f"SELECT rn + {off} AS rn, {cols} FROM {stage}"
-                f" WHERE rn >= {max(1, lo - off)} AND rn < {hi - off}"
-                for stage, off, count in zip(stages, offsets, counts) if lo <= off + count and hi > off + 1
+                f"SELECT rn + {off} AS rn, {cols} FROM {stage}{where}" for stage, off, where in segments[i]
             ) or f"SELECT rn, {cols} FROM {stages[0]} WHERE FALSE"  # an empty piece (a tiny file)
-            _fill_line_partition(work, parts[i], draw, batch, bounds[i], bounds[i + 1],
-                                 f"SELECT {base_id} + s.rn, {main}, {sec}, s.plus, 0::smallint,"
-                                 f" s.stake_cents, COALESCE(s.plus_cents, 0), {int(draw.pk)}::bigint, t.wid"
-                                 f" FROM ({rows_of_piece}) s JOIN {tickets} t USING (ticket)")  # a hash join
+            written = _fill_line_partition(
+                work, parts[i], draw, batch, bounds[i], bounds[i + 1],
+                f"SELECT {base_id} + s.rn, {main}, {sec}, s.plus, 0::smallint, s.stake_cents,"
+                f" COALESCE(s.plus_cents, 0), {int(draw.pk)}::bigint, t.wid"
+                f" FROM ({rows_of_piece}) s JOIN ({wids}) t USING (ticket)")  # a hash join
+            lo, hi = pieces[i]
+            if written != hi - lo:  # every row in exactly one piece (the id CHECK holds them in order)
+                raise RuntimeError(f"retail import: piece {i + 1} holds {written} lines, not {hi - lo}")
 
         def write_wagers_and_attach() -> RetailImport:
             with transaction.atomic():
@@ -869,6 +876,60 @@ def _line_pieces(rows: int, connections: int) -> list[tuple[int, int]]:
     return list(zip(cuts, cuts[1:]))
 
 
+def _piece_segments(cur, stages: list[str], offsets: list[int], counts: list[int],
+                    pieces: list[tuple[int, int]]) -> list[list[tuple[str, int, str]]]:
+    """Each piece's rows [first row number, row number after) as (staging table, row offset, WHERE on
+    ctid) segments. A staging table holds its rows in the order of their numbers, block after block
+    (one COPY into a table made in its transaction), so a piece's rows are a ctid range of each table
+    it spans, bounded by the ctids of its first row and of the next piece's (`_row_ctid`). Were that
+    order ever different, a piece's id CHECK (`_fill_line_partition`) would refuse the import."""
+    cache: dict[tuple[int, int], str] = {}
+
+    def ctid(k: int, rn: int) -> str:
+        if (k, rn) not in cache:
+            cache[k, rn] = _row_ctid(cur, stages[k], rn, counts[k])
+        return cache[k, rn]
+
+    out = []
+    for lo, hi in pieces:
+        segments = []
+        for k, (stage, off, count) in enumerate(zip(stages, offsets, counts)):
+            first, after = max(1, lo - off), min(count + 1, hi - off)  # the table's own row numbers
+            if first >= after:
+                continue
+            conditions = []
+            if first > 1:
+                conditions.append(f"ctid >= '{ctid(k, first)}'")
+            if after <= count:
+                conditions.append(f"ctid < '{ctid(k, after)}'")
+            segments.append((stage, off, " WHERE " + " AND ".join(conditions) if conditions else ""))
+        out.append(segments)
+    return out
+
+
+def _row_ctid(cur, stage: str, rn: int, count: int) -> str:
+    """The ctid of the staged row numbered `rn`, found by a binary search over the table's blocks, one
+    block read per step (the rows are in number order, `_piece_segments`)."""
+    cur.execute(f"SELECT pg_relation_size('{stage}') / current_setting('block_size')::int")
+    lo, hi = 0, int(cur.fetchone()[0]) - 1
+    while lo <= hi:
+        block = (lo + hi) // 2
+        cur.execute(f"SELECT MIN(rn), MAX(rn) FROM {stage} WHERE ctid >= '({block},0)' AND ctid < '({block + 1},0)'")
+        first, last = cur.fetchone()
+        if first is not None and first <= rn <= last:
+            cur.execute(f"SELECT ctid::text FROM {stage} WHERE ctid >= '({block},0)' AND ctid < '({block + 1},0)'"
+                        f" AND rn = {int(rn)}")
+            row = cur.fetchone()
+            if row is not None:
+                return row[0]
+            break
+        if first is None or rn > last:
+            lo = block + 1
+        else:
+            hi = block - 1
+    raise RuntimeError(f"retail import: row {rn} of {stage} ({count} rows) is not where its number says")
+
+
 def _ticket_side_sql(fmt: LineFormat, draw: Draw, table: str, staged: str, side: int, sides: int) -> str:
     """CREATE the ticket table of hash side `side` of `sides`: every staged row of those tickets checked
     (`_row_ok_sql`), the tickets summed (wager id: the batch's base plus the first row's number) and
@@ -900,17 +961,18 @@ LINE_COLUMNS = (("id", "bigint"), ("main_mask", "bigint"), ("extra_mask", "small
                 ("draw_id", "bigint"), ("wager_id", "bigint"))
 
 
-def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: int, select: str) -> None:
+def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: int, select: str) -> int:
     """Create, fill, index and analyze (on a work connection) the table of lines that becomes the
-    partition [lo, hi) of lottery_line. Its CHECK constraints let the planner leave it out of a query
-    for another draw or for another batch's wagers, and make attaching it need no scan."""
+    partition [lo, hi) of lottery_line; return how many lines it holds. Its CHECK constraints let the
+    planner leave it out of a query for another draw or for another batch's wagers, and make
+    attaching it need no scan."""
     span_lo, span_hi = int(batch) * BATCH_ID_SPAN, (int(batch) + 1) * BATCH_ID_SPAN
     # CREATE TABLE AS writes through a bulk-insert buffer ring (about a quarter less than INSERT into
     # a table made empty beforehand); the columns are lottery_line's, in its order and types, and get
     # its NOT NULLs, which attaching requires, in the one pass that validates the CHECKs.
     columns = ", ".join(f"{name}::{kind} AS {name}" for name, kind in LINE_COLUMNS)
     names = ", ".join(name for name, _ in LINE_COLUMNS)
-    work.execute(f"CREATE TABLE {part} AS SELECT {columns} FROM ({select}) x({names})")
+    written = work.execute(f"CREATE TABLE {part} AS SELECT {columns} FROM ({select}) x({names})").rowcount
     work.execute(
         f"ALTER TABLE {part} "
         + ", ".join(f"ALTER COLUMN {name} SET NOT NULL" for name, _ in LINE_COLUMNS if name != "plus")
@@ -927,6 +989,7 @@ def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: i
     work.execute("SET default_statistics_target = 10")
     work.execute(f"ANALYZE {part}")
     work.execute("RESET default_statistics_target")
+    return written
 
 
 class _Clock:

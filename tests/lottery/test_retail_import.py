@@ -269,6 +269,30 @@ def test_postgresql_streams_a_big_file_in_two_halves_into_partitions(draw, monke
 
 
 @pytest.mark.postgres
+def test_postgresql_a_staged_row_is_found_by_its_number_and_rows_out_of_order_are_refused(db):
+    """The line pieces read their staging rows by ctid range (`_piece_segments`), cut at the ctid of a
+    row found by its number: the exact row on a table of many blocks, and an error, not a wrong cut,
+    when the rows are not in number order."""
+    if connection.vendor != "postgresql":
+        pytest.skip("staging tables exist only on PostgreSQL")
+    from lottery.services import retail
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TEMPORARY TABLE stage_in_order (rn bigint, pad text)")
+        cursor.execute("INSERT INTO stage_in_order SELECT g, repeat('x', 200) FROM generate_series(1, 2000) g")
+        cursor.execute("SELECT pg_relation_size('stage_in_order') / current_setting('block_size')::int")
+        assert cursor.fetchone()[0] > 40  # many blocks: the search takes several steps
+        for rn in (1, 2, 35, 36, 777, 1999, 2000):
+            ctid = retail._row_ctid(cursor, "stage_in_order", rn, 2000)
+            cursor.execute(f"SELECT rn FROM stage_in_order WHERE ctid = '{ctid}'")
+            assert cursor.fetchone()[0] == rn
+        cursor.execute("CREATE TEMPORARY TABLE stage_reversed (rn bigint, pad text)")
+        cursor.execute("INSERT INTO stage_reversed SELECT g, repeat('x', 200) FROM generate_series(2000, 1, -1) g")
+        with pytest.raises(RuntimeError, match="row 1 of stage_reversed"):
+            retail._row_ctid(cursor, "stage_reversed", 1, 2000)
+
+
+@pytest.mark.postgres
 def test_postgresql_an_imports_id_span_holds_only_its_draws_lines(draw):
     """Settlement reads a COPY import's chunks by id alone (lottery.matching.draw_filter_sql): the
     partitions of the import's id span refuse a line of another draw."""
