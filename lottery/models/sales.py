@@ -120,10 +120,11 @@ class Line(models.Model):
     indexes are made per database. SQLite: b-trees on (draw, id) and wager (migration 0003).
     PostgreSQL: the table is partitioned by ranges of id (migration 0005). The first partition holds
     the lines numbered by the sequence (below 2**32), with BRIN indexes on draw and wager; each COPY
-    retail import loads its lines into partitions of its own, built without indexes, then given their
-    primary key and a BRIN index on wager and attached (services.retail); their CHECK constraints
-    (one draw, the batch's wagers) keep them out of queries for other draws and wagers. A unique
-    constraint or index added here must include id (the partition key).
+    retail import loads its lines into partitions of its own, built without indexes, then given a
+    BRIN index on (id, wager) and attached (services.retail); their CHECK constraints (one draw, the
+    batch's wagers, the piece's ids) keep them out of queries for other draws and wagers. The
+    partitioned table has no primary key of its own (migration 0008): the first partition keeps one
+    on id; an import numbers its lines itself, each row once.
     """
 
     draw = models.ForeignKey(Draw, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+")

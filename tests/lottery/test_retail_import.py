@@ -236,7 +236,7 @@ def _many_rows(draw, tickets: int = 60):
 @pytest.mark.postgres
 @pytest.mark.parametrize("pieces", [2, 3])
 def test_postgresql_streams_a_big_file_in_two_halves_into_partitions(draw, monkeypatch, pieces):
-    """Two halves; below SPLIT_PIECE_ROWS one partition per half, from it three (the first 40 % of the
+    """Two halves; below SPLIT_PIECE_ROWS one partition per half, from it three (the first FIRST_PIECE_SHARE of the
     rows beside the wagers, the rest in two), each of consecutive rows, whatever half they came from."""
     if connection.vendor != "postgresql":
         pytest.skip("COPY exists only on PostgreSQL")
@@ -309,6 +309,33 @@ def test_postgresql_an_imports_id_span_holds_only_its_draws_lines(draw):
             " VALUES (%s, %s, 0, 0, 100, 0, %s, %s)", [line["id"] + 1, line["main_mask"], other.pk, line["wager_id"]])
     assert line["id"] == record.batch * 2**32 + record.lines
     assert Line.objects.filter(draw=other).count() == 0
+
+
+@pytest.mark.postgres
+def test_postgresql_line_ids_unique_in_the_sequence_partition_and_found_by_id_in_an_imports(draw):
+    """Migration 0008: lottery_line has no key of its own. The partition of sequence-numbered lines
+    keeps its primary key (rows are inserted there one by one); an import's partitions number their
+    lines themselves and are read by id through their BRIN index."""
+    if connection.vendor != "postgresql":
+        pytest.skip("partitions exist only on PostgreSQL")
+    from django.db import IntegrityError, transaction
+
+    _import(draw, _good_rows(draw))
+    imported = list(Line.objects.filter(draw=draw).order_by("id").values_list("id", "main_mask"))
+    wanted = dict(imported[::2])
+    assert dict(Line.objects.filter(pk__in=list(wanted)).values_list("id", "main_mask")) == wanted
+    online = Line.objects.create(draw=draw, wager_id=Wager.objects.filter(draw=draw).first().pk, main_mask=127,
+                                 stake_cents=100)
+    assert online.pk < 2**32
+    with pytest.raises(IntegrityError, match="lottery_line_p0_pkey"), transaction.atomic(), connection.cursor() as c:
+        c.execute("INSERT INTO lottery_line (id, main_mask, extra_mask, flags, stake_cents, addon_cents, draw_id,"
+                  " wager_id) VALUES (%s, 127, 0, 0, 100, 0, %s, %s)", [online.pk, draw.pk, online.wager_id])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT c.relname, am.amname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+                       " JOIN pg_am am ON am.oid = c.relam JOIN pg_class t ON t.oid = i.indrelid"
+                       " WHERE t.relname LIKE 'lottery_line_b%%' AND t.relispartition")
+        indexes = cursor.fetchall()
+    assert indexes and all(kind == "brin" for _, kind in indexes)
 
 
 @pytest.mark.postgres
