@@ -151,13 +151,16 @@ def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_i
     )
 
 
-def path_a_groups(rows, game: str, params: Mapping[str, Any], drawn: Drawn) -> list[tuple[int, int, int, int]]:
+Features = tuple[int, int, int, int]  # (h main hits, s secondary hits, a additional held, p plus state)
+
+
+def path_a_groups(rows, game: str, params: Mapping[str, Any], drawn: Drawn) -> list[tuple[Features, int, int, int]]:
     """Path A's groups (`path_a_counts_sql`: main and secondary masks of the drawn numbers held, plus
-    number, lines, stakes, add-on stakes) by feature key (`feature_key`): main hits h and secondary
-    hits s as popcounts of the held masks, a the additional number held, p the plus number state
-    (0 not in Plussa, 1 wrong, 2 right)."""
+    number, lines, stakes, add-on stakes) merged by their features (h, s, a, p): main hits h and
+    secondary hits s as popcounts of the held masks, a the additional number held, p the plus number
+    state (0 not in Plussa, 1 wrong, 2 right; `PLUS_STATE`)."""
     f = line_format(game, params)
-    merged: dict[int, list[int]] = {}
+    merged: dict[Features, list[int]] = {}
     for main_held, sec_held, plus, n, stake, addon in rows:
         h = (int(main_held) & int(drawn.main)).bit_count()
         a = 1 if f.additional and int(main_held) & int(drawn.additional) else 0
@@ -168,11 +171,11 @@ def path_a_groups(rows, game: str, params: Mapping[str, Any], drawn: Drawn) -> l
             p = 2
         else:
             p = 1
-        slot = merged.setdefault(h * 32 + s * 8 + a * 4 + p, [0, 0, 0])
+        slot = merged.setdefault((h, s, a, p), [0, 0, 0])
         slot[0] += int(n)
         slot[1] += int(stake or 0)
         slot[2] += int(addon or 0)
-    return [(key, n, stake, addon) for key, (n, stake, addon) in sorted(merged.items())]
+    return [(features, n, stake, addon) for features, (n, stake, addon) in sorted(merged.items())]
 
 
 def direct_lines_sql(draw_id: int) -> str:
@@ -181,12 +184,6 @@ def direct_lines_sql(draw_id: int) -> str:
     PostgreSQL only the first partition holds them, read through its BRIN index on draw_id."""
     return (f"SELECT COUNT(*), MIN(id), MAX(id) FROM {LINE_TABLE}"
             f" WHERE draw_id = {int(draw_id)} AND id < {DIRECT_ID_LIMIT}")
-
-
-def feature_key(key: int) -> tuple[int, int, int, int]:
-    """(h, s, a, p) of a key made as h * 32 + s * 8 + a * 4 + p (s < 4, a < 2, p < 3)."""
-    key = int(key)
-    return key // 32, (key % 32) // 8, (key % 8) // 4, key % 4
 
 
 def classify_group(table: Mapping[Combo, int | None], h: int, s: int, a: int, p: int) -> int | None:

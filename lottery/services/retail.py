@@ -963,9 +963,9 @@ LINE_COLUMNS = (("id", "bigint"), ("main_mask", "bigint"), ("extra_mask", "small
 
 def _fill_line_partition(work, part: str, draw: Draw, batch: int, lo: int, hi: int, select: str) -> int:
     """Create, fill, index (BRIN) and analyze (on a work connection) the table of lines that becomes
-    the partition [lo, hi) of lottery_line; return how many lines it holds. Its CHECK constraints let the
-    planner leave it out of a query for another draw or for another batch's wagers, and make
-    attaching it need no scan."""
+    the partition [lo, hi) of lottery_line; return how many lines it holds. Its CHECK constraints
+    let the planner leave it out of a query for another draw or for another batch's wagers, and
+    make attaching it need no scan."""
     span_lo, span_hi = int(batch) * BATCH_ID_SPAN, (int(batch) + 1) * BATCH_ID_SPAN
     # CREATE TABLE AS writes through a bulk-insert buffer ring (about a quarter less than INSERT into
     # a table made empty beforehand); the columns are lottery_line's, in its order and types, and get

@@ -41,11 +41,11 @@ from ..formats import NUMBER_GAMES, UnsupportedGame, require_pipeline_game
 from ..matching import (
     DIRECT_ID_LIMIT,
     Drawn,
+    Features,
     classify_group,
     decode,
     direct_lines_sql,
     engine_class_table,
-    feature_key,
     held_winners_sql,
     path_a_counts_sql,
     path_a_groups,
@@ -384,8 +384,8 @@ def _count(run: SettlementRun, worker: str) -> None:
     _store_engine(run, worker, _path_a(run, drawn), planned, _chunks(run, ranges))
 
 
-def _path_a(run: SettlementRun, drawn: Drawn) -> list[tuple[int, int, int, int]]:
-    """Path A over the draw's lines: (feature key, lines, stakes, add-on stakes) per group."""
+def _path_a(run: SettlementRun, drawn: Drawn) -> list[tuple[Features, int, int, int]]:
+    """Path A over the draw's lines: ((h, s, a, p) features, lines, stakes, add-on stakes) per group."""
     draw, params = run.draw, run.ruleset.params
     with connection.cursor() as cursor:
         cursor.execute(path_a_counts_sql(draw.game.code, params, drawn, draw.pk))
@@ -423,7 +423,7 @@ def _chunks(run: SettlementRun, ranges: list[tuple[int, int]]) -> list[Settlemen
 
 def _store_engine(run: SettlementRun, worker: str, groups, planned: int,
                   chunks: list[SettlementChunk] | None) -> None:
-    """Path A's groups (feature key, lines, stakes, add-on stakes) -> the tier counts by the
+    """Path A's groups ((h, s, a, p) features, lines, stakes, add-on stakes) -> the tier counts by the
     engine-derived class table -> the engine; store its result and the tier results (and the chunks,
     when given) in one transaction."""
     from ..rules.jsonio import calculate_round
@@ -432,8 +432,7 @@ def _store_engine(run: SettlementRun, worker: str, groups, planned: int,
     table = engine_class_table(draw.game.code, run.ruleset.params)
     counts: dict[str, dict[str, int]] = {}
     lines = turnover = addon = 0
-    for key, n, stake, addon_stake in groups:
-        h, s, a, p = feature_key(key)
+    for (h, s, a, p), n, stake, addon_stake in groups:
         try:
             code = classify_group(table, h, s, a, p)
         except KeyError:
