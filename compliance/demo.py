@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from rest_framework.authtoken.models import Token
+from .tokens import token_issue
 
 from . import roles
 from .audit import audit_record
@@ -38,8 +38,8 @@ def seed_staff(password: str) -> list[dict]:
             user.save()
             audit_record(actor=actor, action="auth.user_created", obj=user, after={"username": username})
         staff_set_roles(actor=actor, user=user, roles=[role])
-        token, _ = Token.objects.get_or_create(user=user)
-        out.append({"username": username, "role": role, "created": created, "token": token.key})
+        token = token_issue(actor=actor, user=user, revoke_others=True)
+        out.append({"username": username, "role": role, "created": created, "token": token})
     return out
 
 

@@ -24,7 +24,7 @@ ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR, 
 
 PROJECT_APPS = ("compliance", "players", "lottery", "casino")
 # Apps whose tables the Administrator also manages in the Django admin.
-ADMIN_EXTRA_APPS = ("auth", "authtoken", "django_celery_beat")
+ADMIN_EXTRA_APPS = ("auth", "knox", "django_celery_beat")
 
 STAFF = ["compliance.access_backoffice", "compliance.use_api"]
 

@@ -7,6 +7,7 @@ CELERY_BROKER_URL (Redis or RabbitMQ); see README.md.
 """
 
 import base64
+import datetime as dt
 import hashlib
 from pathlib import Path
 
@@ -40,7 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
@@ -192,7 +193,7 @@ X_FRAME_OPTIONS = "DENY"
 # API for sales channels and integrations: token or staff session, permission checked per view.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["compliance.access.HasRequiredPermission"],
@@ -201,6 +202,14 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 100,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_VERSIONING_CLASS": None,
+}
+# API tokens are stored as digests (knox) and expire; `python manage.py api_token` issues and rotates
+# them. The header stays `Authorization: Token <key>`.
+REST_KNOX = {
+    "TOKEN_TTL": dt.timedelta(days=env.int("API_TOKEN_TTL_DAYS", default=90)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Valvoja API",

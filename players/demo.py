@@ -17,12 +17,12 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from compliance import roles
 from compliance.audit import audit_record
 from compliance.models import ExclusionRegistry
 from compliance.services import staff_set_roles
+from compliance.tokens import token_issue
 
 from . import rules, services
 from .errors import PlayerError
@@ -93,7 +93,7 @@ def _channel_user() -> str:
         user.save()
         audit_record(actor=ACTOR, action="auth.user_created", obj=user, after={"username": user.username})
     staff_set_roles(actor=ACTOR, user=user, roles=[roles.SALES_CHANNEL])
-    return Token.objects.get_or_create(user=user)[0].key
+    return token_issue(actor=ACTOR, user=user, revoke_others=True)
 
 
 def seed(stdout) -> None:

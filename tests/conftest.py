@@ -65,14 +65,14 @@ def staff_client(client, make_staff):
 def api_client_for(make_staff):
     """api_client_for("Auditor") -> a DRF client authenticated by the user's API token."""
 
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
+
+    from tests.factories import api_token
 
     def make(role: str | None):
         user = make_staff(role)
-        token = Token.objects.create(user=user)
         api = APIClient()
-        api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        api.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
         api.user = user
         return api
 

@@ -160,3 +160,10 @@ class ExclusionEntryFactory(factory.django.DjangoModelFactory):
     birth_date = _dt.date(1975, 3, 3)
     starts_at = factory.LazyFunction(lambda: _now() - _dt.timedelta(days=1))
     reason = "test ban"
+
+
+def api_token(user) -> str:
+    """A fresh API token's clear text for `user` (use as `Authorization: Token <it>`)."""
+    from compliance.tokens import token_issue
+
+    return token_issue(actor="system:tests", user=user)

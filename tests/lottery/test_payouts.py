@@ -197,12 +197,12 @@ def test_a_correction_stops_payouts_not_yet_made(settled_round, people):
 
 
 def test_payouts_are_approved_and_listed_through_the_api(settled_round, people, api_client_for):
-    from rest_framework.authtoken.models import Token
+    from tests.factories import api_token
     from rest_framework.test import APIClient
 
     draw, _ = settled_round([FOUR])
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=people[2]).key}")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {api_token(people[2])}")
     approved = api.post(f"/api/v1/draws/{draw.pk}/approve/")
     payouts = api.get(f"/api/v1/draws/{draw.pk}/payouts/").json()["results"]
     assert (approved.status_code, [p["amount_cents"] for p in payouts]) == (200, [1000])

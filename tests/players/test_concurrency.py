@@ -171,7 +171,7 @@ def test_racing_retries_of_one_reference_post_it_once():
 def test_parallel_deposits_over_the_api_never_pass_the_cap():
     _skip_unless_postgres()
     from django.contrib.auth.models import Group
-    from rest_framework.authtoken.models import Token
+    from tests.factories import api_token
     from rest_framework.test import APIClient
 
     from compliance import roles
@@ -181,7 +181,7 @@ def test_parallel_deposits_over_the_api_never_pass_the_cap():
     player, _session = _setup()  # 19,000 EUR: room for 1,000 EUR
     user = UserFactory()
     user.groups.add(Group.objects.get(name=roles.SALES_CHANNEL))
-    token = Token.objects.create(user=user).key
+    token = api_token(user)
     statuses = []
 
     def worker(i: int) -> None:
