@@ -8,6 +8,8 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# The settings fail closed (DEBUG off unless set); every target here is for a developer machine.
+export DEBUG ?= true
 
 .PHONY: run test venv migrate demo check bench clean messages lint
 
@@ -28,7 +30,7 @@ demo: migrate
 
 run: demo
 	@echo "Serving Valvoja on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	STAFF_OTP_REQUIRED=$${STAFF_OTP_REQUIRED:-false} $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv
 	$(PY) -m pytest $(PYTEST_ARGS)

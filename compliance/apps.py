@@ -7,7 +7,11 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance"
 
     def ready(self) -> None:
-        from . import registry_services, signals  # noqa: F401  (auditing receivers; approval handlers)
+        from . import (  # noqa: F401  (auditing receivers; approval handlers)
+            checks,  # noqa: F401  (system checks of the production settings)
+            registry_services,
+            signals,
+        )
         from .roles import sync_after_migrate
 
         post_migrate.connect(sync_after_migrate, dispatch_uid="compliance.sync_roles")

@@ -21,8 +21,13 @@ VAR_DIR = BASE_DIR / "var"  # runtime files of the embedded defaults (SQLite, me
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env")  # optional; a missing file is ignored
 
-# Developer defaults; production must say DEBUG=false, which also turns on the HTTPS settings below.
-DEBUG = env.bool("DEBUG", default=True)
+# Settings fail closed: DEBUG is off unless the environment turns it on (the Makefile's developer
+# targets and the test run do, see config/pytest_env.py). Off, it turns on the HTTPS settings below
+# and requires SECRET_KEY and the identifier keys.
+DEBUG = env.bool("DEBUG", default=False)
+# seed_demo creates accounts with a published password, so only a developer machine may run it. Kept
+# apart from DEBUG because the test runner switches DEBUG off while the suite still loads demo data.
+DEMO_DATA_ALLOWED = DEBUG
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-use-in-production-0000000000000000"
 SECRET_KEY = env("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
@@ -128,16 +133,24 @@ TIME_ZONE = env("OPERATOR_TIME_ZONE", default="Europe/Helsinki")
 OPERATOR_CURRENCY = env("OPERATOR_CURRENCY", default="EUR")
 
 # Players (docs/players.md). National identifiers are never stored in clear: a keyed hash is the
-# look-up key (people and registry entries), so this key must never change once data exists; set it
-# in production. The fallback is derived from SECRET_KEY (dev-only: it ties the hashes to that key).
-PLAYER_ID_HASH_KEY = env("PLAYER_ID_HASH_KEY", default="") or hashlib.sha256(
-    f"valvoja:player-id-hash:{SECRET_KEY}".encode()
-).hexdigest()
+# look-up key (people and registry entries), so this key must never change once data exists. With
+# DEBUG off it is required and independent of SECRET_KEY (system check valvoja.E001; rotating
+# SECRET_KEY must never silently stop exclusion matches). Only a developer machine (DEBUG on) falls
+# back to a key derived from SECRET_KEY.
+PLAYER_ID_HASH_KEY = env("PLAYER_ID_HASH_KEY", default="")
 # The identifier is also kept encrypted (Fernet) for display to authorised staff; rotating this key
-# needs re-encryption. Same dev-only fallback: a Fernet key derived from SECRET_KEY.
-PLAYER_ID_ENCRYPTION_KEY = env("PLAYER_ID_ENCRYPTION_KEY", default="") or base64.urlsafe_b64encode(
-    hashlib.sha256(f"valvoja:player-id-encryption:{SECRET_KEY}".encode()).digest()
-).decode()
+# needs re-encryption. Required with DEBUG off (valvoja.E002); same dev-only fallback.
+PLAYER_ID_ENCRYPTION_KEY = env("PLAYER_ID_ENCRYPTION_KEY", default="")
+if DEBUG:
+    PLAYER_ID_HASH_KEY = PLAYER_ID_HASH_KEY or hashlib.sha256(
+        f"valvoja:player-id-hash:{SECRET_KEY}".encode()
+    ).hexdigest()
+    PLAYER_ID_ENCRYPTION_KEY = PLAYER_ID_ENCRYPTION_KEY or base64.urlsafe_b64encode(
+        hashlib.sha256(f"valvoja:player-id-encryption:{SECRET_KEY}".encode()).digest()
+    ).decode()
+# Look-ups by national identifier per staff user and hour (each one audited): enough for a service desk,
+# far too few to recover an identifier by trying the ~1,000 individual numbers of a birth date.
+PLAYER_ID_SEARCHES_PER_HOUR = env.int("PLAYER_ID_SEARCHES_PER_HOUR", default=20)
 # A game account may hold at most 20,000 euros (PR §2); an operator may only lower this.
 PLAYER_BALANCE_CAP_CENTS = min(env.int("PLAYER_BALANCE_CAP_CENTS", default=2_000_000), 2_000_000)
 # Minimum age per jurisdiction: 18 under the Finnish rules, 21 under 004-billionaire (the code

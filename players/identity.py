@@ -13,6 +13,7 @@ import hashlib
 import hmac
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 from .rules import normalise_identifier
 
@@ -23,8 +24,17 @@ except ImportError:  # pragma: no cover - depends on the environment
     InvalidToken = Exception
 
 
+def _key(name: str) -> bytes:
+    """The configured key; never an empty one (an empty HMAC key would still "work" and every
+    exclusion match would silently depend on nothing secret)."""
+    value = getattr(settings, name, "")
+    if not value:
+        raise ImproperlyConfigured(f"{name} is not set; it is required when DEBUG is false (see `manage.py check`).")
+    return value.encode()
+
+
 def identifier_hash(value: str, country: str) -> str:
-    key = settings.PLAYER_ID_HASH_KEY.encode()
+    key = _key("PLAYER_ID_HASH_KEY")
     message = f"{country.upper()}:{normalise_identifier(value, country)}".encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
@@ -37,7 +47,7 @@ def encrypt_identifier(value: str, country: str) -> str:
     """Fernet token of the normalised identifier, or "" when encryption is not available."""
     if Fernet is None:
         return ""
-    token = Fernet(settings.PLAYER_ID_ENCRYPTION_KEY.encode()).encrypt(
+    token = Fernet(_key("PLAYER_ID_ENCRYPTION_KEY")).encrypt(
         normalise_identifier(value, country).encode()
     )
     return token.decode()
@@ -48,6 +58,6 @@ def decrypt_identifier(token: str) -> str | None:
     if not token or Fernet is None:
         return None
     try:
-        return Fernet(settings.PLAYER_ID_ENCRYPTION_KEY.encode()).decrypt(token.encode()).decode()
+        return Fernet(_key("PLAYER_ID_ENCRYPTION_KEY")).decrypt(token.encode()).decode()
     except InvalidToken:
         return None

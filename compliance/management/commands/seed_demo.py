@@ -1,7 +1,7 @@
 import importlib
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 # Each app may offer demo data in `<app>.demo.seed(stdout)`; they run in dependency order.
 DEMO_MODULES = ["players.demo", "compliance.demo", "lottery.demo", "casino.demo"]
@@ -14,6 +14,14 @@ class Command(BaseCommand):
         parser.add_argument("--password", default=getattr(settings, "DEMO_PASSWORD", "valvoja-demo"))
 
     def handle(self, *args, **options):
+        # The demo staff share a published password and include an Administrator: never on a
+        # production installation, which runs with DEBUG off.
+        if not getattr(settings, "DEMO_DATA_ALLOWED", False):
+            raise CommandError(
+                "seed_demo refuses to run when DEBUG is false: the demo staff have a published "
+                "password. Set DEBUG=true only on a developer machine.",
+                returncode=2,
+            )
         from compliance.demo import seed_staff
 
         users = seed_staff(options["password"])
