@@ -102,6 +102,11 @@ def request_context(request: Any):
         _REQUEST.reset(token)
 
 
+def current_request() -> Any:
+    """The request of `request_context` (every web request runs in one, see config.middleware), or None."""
+    return _REQUEST.get()
+
+
 def client_ip(request: Any) -> str | None:
     if request is None:
         request = _REQUEST.get()

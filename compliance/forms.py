@@ -10,8 +10,11 @@ class AuditFilterForm(forms.Form):
     since = forms.DateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     until = forms.DateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     actor = forms.CharField(label=_("Actor"), required=False, max_length=150)
-    action = forms.CharField(label=_("Action"), required=False, max_length=100, help_text=_("Prefix, e.g. auth."))
-    object_type = forms.CharField(label=_("Object type"), required=False, max_length=100)
+    # `list`: the suggestions of the audit page's datalists (no script needed).
+    action = forms.CharField(label=_("Action"), required=False, max_length=100, help_text=_("Prefix, e.g. auth."),
+                             widget=forms.TextInput(attrs={"list": "actions"}))
+    object_type = forms.CharField(label=_("Object type"), required=False, max_length=100,
+                                  widget=forms.TextInput(attrs={"list": "object-types"}))
     object_id = forms.CharField(label=_("Object id"), required=False, max_length=64)
     significant = forms.BooleanField(label=_("Significant only"), required=False)
 

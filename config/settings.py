@@ -50,6 +50,10 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "csp",
     "compliance",
     "players",
     "lottery",
@@ -64,8 +68,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.AuditRequestMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "compliance.otp.StaffSecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: it turns a lockout into its page
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -113,6 +123,36 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
+# django-axes checks every sign-in (staff pages and the Django admin, which signs in through the same
+# page) before the password is looked at; a sign-in without a request cannot be checked and is refused.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+# Lockout (django-axes): after AXES_FAILURE_LIMIT failed sign-ins for one user name, from whatever
+# address (a password guessed from many hosts), and separately from one address, whatever the names
+# (one host trying many accounts), sign-in is refused for AXES_LOCKOUT_MINUTES. The counts live in
+# the database, so every web process shares them. The lockout runs from the attempt that reached the
+# limit: attempts during it are refused and audited but do not extend it. An Administrator lifts it
+# early with `python manage.py axes_reset_username USER`.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env.int("AXES_LOCKOUT_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "compliance.signin.locked_out_response"
+AXES_SENSITIVE_PARAMETERS = ["password", "otp_token"]
+# The address is REMOTE_ADDR, as in the audit trail: the web server must pass the client's address
+# there (not the proxy's), or every client behind the proxy shares one per-address count.
+
+# Second factor (django-otp, TOTP) for every user of the staff UI and the Django admin: after the
+# password, enrolment (first time) or a 6-digit code; API token clients are not affected. On unless
+# the environment says STAFF_OTP_REQUIRED=false (`make run` does; the test suite does, except the tests
+# of this feature). `python manage.py otp_reset USER --by ADMIN` removes a lost device (audited).
+OTP_REQUIRED = env.bool("STAFF_OTP_REQUIRED", default=True)
+OTP_TOTP_ISSUER = env("OTP_TOTP_ISSUER", default="Valvoja")
+
+# Cache: throttling counts (and anything else cached) live here. The default is per process; in
+# production use Redis (CACHE_URL=redis://...) so that the API limits hold across every process and host.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://valvoja")}
 
 # Staff sessions end with the browser and after two idle hours (back-office workstations are shared).
 SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=2 * 60 * 60)
@@ -202,6 +242,23 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): no inline script or style anywhere; every script and style
+# sheet is a static file (config/static/valvoja/). The Swagger UI page relaxes style-src for itself
+# only (config/urls.py says why). Permissions-Policy, Referrer-Policy and no-store on pages of signed-in
+# users come from config.middleware.SecurityHeadersMiddleware.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    }
+}
+SECURE_REFERRER_POLICY = "same-origin"
 
 # API for sales channels and integrations: token or staff session, permission checked per view.
 REST_FRAMEWORK = {
@@ -210,11 +267,29 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["compliance.access.HasRequiredPermission"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every error as {"code", "detail", "fields"} through one handler; the schema declares each
+    # operation's error answers with that body (compliance/api_errors.py).
+    "EXCEPTION_HANDLER": "compliance.api_errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "compliance.api_errors.ErrorsAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_VERSIONING_CLASS": None,
+    # Throttling (compliance/throttle.py): per user (a sales channel is a user, so per channel), a low
+    # rate for unauthenticated calls, and named scopes that views opt into with `throttle_scope`.
+    # The counts live in the cache (CACHE_URL), which must be shared (Redis) in production.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "compliance.throttle.AnonRateThrottle",
+        "compliance.throttle.UserRateThrottle",
+        "compliance.throttle.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env("API_THROTTLE_USER", default="600/min"),
+        "anon": env("API_THROTTLE_ANON", default="30/min"),
+        # Look-ups by national identifier (API and staff page, compliance.throttle.hit): few per hour,
+        # so that the search cannot be used to recover identifiers by trying candidates.
+        "identifier_search": env("API_THROTTLE_IDENTIFIER_SEARCH", default="20/hour"),
+    },
 }
 # API tokens are stored as digests (knox) and expire; `python manage.py api_token` issues and rotates
 # them. The header stays `Authorization: Token <key>`.

@@ -1,14 +1,18 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils.decorators import method_decorator
+from django.views.generic import RedirectView
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from compliance import api as compliance_api
+from compliance import otp, signin
 from lottery.api_urls import api_v1_paths as lottery_api_paths
 from players.api_urls import api_v1_paths as players_api_paths
 
@@ -19,7 +23,12 @@ class SchemaView(SpectacularAPIView):
     permission_required = "compliance.use_api"
 
 
-class SwaggerView(SpectacularSwaggerView):
+# Swagger UI without inline script: the split view serves its start-up script as a file (same URL
+# with ?script). Its page keeps one inline <style> of drf-spectacular's template and Swagger UI's
+# React code writes style attributes, so this page alone also allows inline styles (styles cannot
+# run code; script-src stays 'self').
+@method_decorator(csp_update({"style-src": ["'unsafe-inline'"]}), name="dispatch")
+class SwaggerView(SpectacularSwaggerSplitView):
     permission_required = "compliance.use_api"
 
 
@@ -60,8 +69,15 @@ admin.site.site_title = "Valvoja"
 urlpatterns = [
     path("", views.DashboardView.as_view(), name="dashboard"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/login/", signin.StaffLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", signin.StaffPasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", signin.StaffPasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("accounts/second-factor/enrol/", otp.EnrolView.as_view(), name="otp-enrol"),
+    path("accounts/second-factor/", otp.VerifyView.as_view(), name="otp-verify"),
+    # The admin signs in through the staff sign-in page: one form with the lockout, the refusal of
+    # integration accounts and the second factor.
+    path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True), name="admin-login"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("compliance/", include("compliance.urls")),
     path("players/", include("players.urls")),
@@ -71,3 +87,5 @@ urlpatterns = [
     path("api/docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "config.views.page_not_found"

@@ -20,6 +20,11 @@ PUBLIC = {
     "logout": "signing out needs no permission",
     "set_language": "choosing a language on the sign-in page",
     "healthz": "load-balancer probe; tells only up or down",
+    "admin-login": "sends the admin's sign-in to the staff sign-in page",
+    "password_change": "every signed-in person changes their own password (sign-in required)",
+    "password_change_done": "the confirmation of the above (sign-in required)",
+    "otp-enrol": "the second factor's enrolment, between password and pages (sign-in required)",
+    "otp-verify": "the second factor's code, between password and pages (sign-in required)",
 }
 SAMPLE = {"int": "1", "str": "x", "slug": "x", "uuid": "00000000-0000-0000-0000-000000000000", "path": "x"}
 
