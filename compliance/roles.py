@@ -36,7 +36,7 @@ PLAYER_VIEWS = [
     "players.view_player", "players.view_person", "players.view_gameaccount", "players.view_ledgerentry",
     "players.view_pendingpayout", "players.view_playerlimit", "players.view_operatorlimit",
     "players.view_playsession", "players.view_sessionreminder", "players.view_selfexclusion",
-    "compliance.view_screeningdecision",
+    "compliance.view_screeningdecision", "players.view_channel",
 ]
 # What a sales channel does for its players over the API; no back office, no staff pages.
 CHANNEL = [
@@ -63,14 +63,17 @@ PAYOUT_APPROVAL = ["lottery.approve_settlement"]
 FOUR_EYES = ["compliance.view_approval", "compliance.decide_approval"]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
-    OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout", *DRAW_VIEWS, *DRAW_OPERATIONS],
+    OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout", "players.search_identifier",
+               *DRAW_VIEWS, *DRAW_OPERATIONS],
     DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL,
                       *FOUR_EYES],
     COMPLIANCE_OFFICER: [
         *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS, *DRAW_VIEWS, *PAYOUT_APPROVAL,
         "lottery.approve_large_win",
         "compliance.view_exclusionregistry", "compliance.view_exclusionentry",
-        "players.verify_person", "players.reveal_identifier",
+        "players.verify_person", "players.reveal_identifier", "players.search_identifier",
+        # Money out needs a second person: a recorded bank payout, a channel's prize above its limit.
+        "players.release_payout", "players.approve_channel_prize",
         # Compliance tools (docs/compliance.md): dashboard, registries and their imports, bans and their
         # early lifting, four-eyes decisions, screening log, live-register calls, reports.
         "compliance.view_compliance_dashboard", "compliance.view_registryimport", "compliance.import_registry",

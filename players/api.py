@@ -7,19 +7,18 @@ nothing; see players/errors.py for the statuses.
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import exceptions, generics, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+
+from compliance.api_errors import error_responses, register_api_error
 
 from . import selectors, services
 from .errors import PlayerError
 from .models import GameAccount, LedgerEntry, Player, PlaySession
 from .serializers import (
-    ErrorSerializer,
     IntervalSerializer,
     LedgerEntrySerializer,
     LimitRequestSerializer,
@@ -28,6 +27,7 @@ from .serializers import (
     PlayerStatusSerializer,
     PlaySessionSerializer,
     PostingSerializer,
+    PrizePendingSerializer,
     PrizeSerializer,
     RegisterSerializer,
     ReminderAnswerSerializer,
@@ -37,45 +37,25 @@ from .serializers import (
     VerificationSerializer,
 )
 
-REFUSALS = {
-    400: OpenApiResponse(
-        ErrorSerializer, description="Invalid input (`errors` names the fields) or rule broken"
-    ),
-    404: OpenApiResponse(ErrorSerializer, description="No such player or session"),
-    409: OpenApiResponse(ErrorSerializer, description="Conflicts with the current state"),
-    422: OpenApiResponse(
-        ErrorSerializer, description="Refused by player protection or the ledger; `reasons` lists why"
-    ),
-}
+# The service refusals (players/errors.py) answer through the API's one exception handler.
+register_api_error(PlayerError, lambda exc: (exc.status_code, exc.as_dict()))
 
-
-def players_exception_handler(exc, context):
-    """Every error as {"code", "detail"}: service refusals, field errors, 404s and DRF's own."""
-    if isinstance(exc, PlayerError):
-        return Response(exc.as_dict(), status=exc.status_code)
-    if isinstance(exc, exceptions.ValidationError):
-        return Response(
-            {"code": "invalid", "detail": "The request is not valid.", "errors": exc.detail},
-            status=status.HTTP_400_BAD_REQUEST,
-        )
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    response = exception_handler(exc, context)
-    if response is not None and isinstance(exc, exceptions.APIException):
-        codes = exc.get_codes()
-        response.data = {"code": codes if isinstance(codes, str) else "error", "detail": str(exc.detail)}
-    return response
+REFUSALS = error_responses(
+    400, 404, 409, 422,
+    e404="No such player or session, or not one of the caller's",
+    e422="Refused by player protection or the ledger; `reasons` lists why",
+)
 
 
 class _PlayersAPI(generics.GenericAPIView):
-    def get_exception_handler(self):
-        return players_exception_handler
-
     def player(self) -> Player:
-        return get_object_or_404(Player.objects.select_related("person", "account"), pk=self.kwargs["pk"])
+        """The player, only when the caller may see it (a channel: its own players); else 404."""
+        visible = selectors.players_visible_to(self.request.user)
+        return get_object_or_404(visible.select_related("person", "account"), pk=self.kwargs["pk"])
 
     def session(self) -> PlaySession:
-        return get_object_or_404(PlaySession, pk=self.kwargs["pk"])
+        visible = selectors.players_visible_to(self.request.user)
+        return get_object_or_404(PlaySession.objects.filter(player__in=visible), pk=self.kwargs["pk"])
 
     def valid(self, serializer_class) -> dict:
         serializer = serializer_class(data=self.request.data)
@@ -108,11 +88,18 @@ class PlayerRegisterAPI(_PlayersAPI):
     permission_required = "players.add_player"
     serializer_class = RegisterSerializer
 
-    @extend_schema(request=RegisterSerializer, responses={201: PlayerStatusSerializer, **REFUSALS})
+    @extend_schema(
+        request=RegisterSerializer,
+        responses={201: PlayerStatusSerializer, 200: PlayerStatusSerializer, **REFUSALS},
+        description="201: registered. 200: this channel had registered the person already (the same "
+        "player). 409 `registration_refused`: the person cannot be registered through this channel.",
+    )
     def post(self, request):
         data = self.valid(RegisterSerializer)
-        player = services.player_register(actor=request.user, request=request, **data)
-        return _status_response(player, status.HTTP_201_CREATED)
+        player = services.player_register(
+            actor=request.user, request=request, channel=selectors.channel_of(request.user), **data
+        )
+        return _status_response(player, status.HTTP_200_OK if player.replayed else status.HTTP_201_CREATED)
 
 
 class PlayerStatusAPI(_PlayersAPI):
@@ -204,21 +191,37 @@ class StakeAPI(_PlayersAPI):
 
 
 class PrizeAPI(_PlayersAPI):
-    """Credit a prize; the part above the balance cap becomes a pending bank payout."""
+    """Credit a prize; the part above the balance cap becomes a pending bank payout. Up to the channel's
+    prize limit it is credited at once (201); above it the credit waits for a compliance officer's
+    approval (202 with the request's id) and is posted under the same reference when approved."""
 
     permission_required = "players.transact"
     serializer_class = PrizeSerializer
 
     @extend_schema(
-        request=PrizeSerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
+        request=PrizeSerializer,
+        responses={201: PostingSerializer, 200: PostingSerializer, 202: PrizePendingSerializer, **REFUSALS},
     )
     def post(self, request, pk: int):
         player = self.player()
         data = self.valid(PrizeSerializer)
         session_id = data.pop("session")
         session = PlaySession.objects.filter(pk=session_id, player=player).first() if session_id else None
-        return _posting_response(
-            services.account_prize(actor=request.user, account=player.account, session=session, **data)
+        credit = services.channel_prize_credit(
+            actor=request.user, channel=selectors.channel_of(request.user), account=player.account,
+            session=session, request=request, **data,
+        )
+        if credit.posting is not None:
+            return _posting_response(credit.posting)
+        return Response(
+            PrizePendingSerializer({
+                "code": "approval_required",
+                "detail": "The prize is above this channel's limit; it is credited when a compliance officer "
+                "approves it.",
+                "approval": credit.approval.pk,
+                "reference": data["reference"],
+            }).data,
+            status=status.HTTP_202_ACCEPTED,
         )
 
 
@@ -229,7 +232,10 @@ class LedgerAPI(_PlayersAPI, generics.ListAPIView):
     serializer_class = LedgerEntrySerializer
 
     def get_queryset(self):
-        return LedgerEntry.objects.filter(account__player_id=self.kwargs["pk"]).order_by("-created_at", "-pk")
+        visible = selectors.players_visible_to(self.request.user)
+        return LedgerEntry.objects.filter(
+            account__player_id=self.kwargs["pk"], account__player__in=visible
+        ).order_by("-created_at", "-pk")
 
     def list(self, request, *args, **kwargs):
         self.player()  # 404 for an unknown player rather than an empty list

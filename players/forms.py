@@ -5,21 +5,27 @@ from django.utils.translation import gettext_lazy as _
 
 
 class PlayerSearchForm(forms.Form):
-    """Find people by any of name, birth date and national identifier (all given must match)."""
+    """Find people by name and birth date (a GET: nothing secret goes into the address or the logs)."""
 
     name = forms.CharField(label=_("Name"), required=False, max_length=200)
     birth_date = forms.DateField(
         label=_("Birth date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    national_id = forms.CharField(label=_("National identifier"), required=False, max_length=64)
+
+    def has_criteria(self) -> bool:
+        d = self.cleaned_data
+        return bool(d.get("name", "").strip() or d.get("birth_date"))
+
+
+class IdentifierSearchForm(forms.Form):
+    """Find a person by national identifier: a POST, audited and throttled (issue 14 item 4)."""
+
+    national_id = forms.CharField(label=_("National identifier"), max_length=64,
+                                  widget=forms.TextInput(attrs={"autocomplete": "off"}))
     id_country = forms.CharField(label=_("Identifier country"), required=False, max_length=2, initial="FI")
 
     def clean_id_country(self):
         return (self.cleaned_data.get("id_country") or "FI").upper()
-
-    def has_criteria(self) -> bool:
-        d = self.cleaned_data
-        return bool(d.get("name", "").strip() or d.get("birth_date") or d.get("national_id", "").strip())
 
 
 class VerifyForm(forms.Form):

@@ -89,6 +89,46 @@ class Person(models.Model):
         return self.kyc_status == self.Kyc.VERIFIED
 
 
+#: Channel codes that name the operator's own paths (retail imports, staff, jobs): no channel may take them,
+#: so a channel can never pass for the retail pseudo-channel on wagers or ledger references.
+RESERVED_CHANNEL_CODES = frozenset({"retail", "staff", "system", "operator", "admin"})
+
+
+class Channel(models.Model):
+    """A sales channel (an online shop, a partner platform) bound to its one API user.
+
+    Over the API a channel sees and changes only the players it registered (docs/players.md,
+    "Channels"). Prize credits above `prize_limit_cents` wait for a compliance officer's approval.
+    """
+
+    code = models.SlugField(_("code"), max_length=32, unique=True,
+                            help_text=_("Short name on wagers and ledger references; unique, never reused."))
+    name = models.CharField(_("name"), max_length=120)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="channel",
+                                verbose_name=_("API user"))
+    prize_limit_cents = models.BigIntegerField(
+        _("prize credit limit (cents)"), default=0,
+        help_text=_("A prize credit above this needs a compliance officer's approval; 0: every prize credit does."),
+    )
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("sales channel")
+        verbose_name_plural = _("sales channels")
+        ordering = ["code"]
+        permissions = [("approve_channel_prize", "Can approve a channel's prize credit above its limit")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(prize_limit_cents__gte=0) & Q(prize_limit_cents__lte=2_000_000_00),
+                name="channel_prize_limit_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or self.code
+
+
 class Player(models.Model):
     """A person's customer relationship with the operator; holds the game account."""
 
@@ -100,6 +140,9 @@ class Player(models.Model):
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
     registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
     registered_via = models.CharField(_("registered via"), max_length=150)
+    # The channel that registered the player: the only channel that sees it over the API (None: staff).
+    channel = models.ForeignKey(Channel, on_delete=models.PROTECT, null=True, blank=True, related_name="players",
+                                verbose_name=_("channel"))
 
     class Meta:
         verbose_name = _("player")
@@ -110,7 +153,8 @@ class Player(models.Model):
             ("manage_protection", "Can start play sessions, answer reminders, set limits and self-exclude"),
             ("verify_person", "Can record the identity verification (KYC) of a person"),
             ("reveal_identifier", "Can see a person's national identifier in clear"),
-            ("release_payout", "Can mark pending bank payouts as paid"),
+            ("release_payout", "Can record and confirm the payment of pending bank payouts"),
+            ("search_identifier", "Can look a person up by national identifier (audited, throttled)"),
         ]
 
     def __str__(self) -> str:

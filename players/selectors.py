@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet, Sum
 from . import rules
 from .identity import identifier_hash
 from .models import (
+    Channel,
     GameAccount,
     LedgerEntry,
     LimitKind,
@@ -23,6 +24,27 @@ from .models import (
     PlaySession,
     SelfExclusion,
 )
+
+
+def channel_of(user) -> Channel | None:
+    """The channel bound to this API user, or None (staff, jobs)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Channel.objects.filter(user_id=user.pk).first()
+
+
+def players_visible_to(user) -> QuerySet[Player]:
+    """The players this user may see and act on over the API (issue 14 item 1).
+
+    A channel: the players it registered. Staff with back-office access: all players. Anyone else: none.
+    Objects outside this set answer 404, never 403, so ids reveal nothing.
+    """
+    channel = channel_of(user)
+    if channel is not None:
+        return Player.objects.filter(channel=channel) if channel.active else Player.objects.none()
+    if user is not None and user.is_authenticated and user.has_perm("compliance.access_backoffice"):
+        return Player.objects.all()
+    return Player.objects.none()
 
 
 def operator_zone() -> ZoneInfo:

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.utils import timezone
 from rest_framework import serializers
 
+from compliance.bounds import BIGINT_MAX
+
 from .models import (
     LedgerEntry,
     LimitKind,
@@ -60,13 +62,26 @@ class MoneySerializer(serializers.Serializer):
 
 
 class StakeSerializer(MoneySerializer):
-    session = serializers.IntegerField(help_text="The open play session the stake is placed in.")
+    session = serializers.IntegerField(
+        min_value=1, max_value=BIGINT_MAX, help_text="The open play session the stake is placed in."
+    )
     game = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class PrizeSerializer(MoneySerializer):
-    session = serializers.IntegerField(required=False, allow_null=True, default=None)
+    session = serializers.IntegerField(
+        min_value=1, max_value=BIGINT_MAX, required=False, allow_null=True, default=None
+    )
     game = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class PrizePendingSerializer(serializers.Serializer):
+    """A prize credit above the channel's limit: waiting for a compliance officer's approval."""
+
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    approval = serializers.IntegerField(help_text="The approval request's id.")
+    reference = serializers.CharField()
 
 
 class LimitRequestSerializer(serializers.Serializer):
@@ -112,6 +127,8 @@ class SelfExclusionRequestSerializer(serializers.Serializer):
 class ReminderAnswerSerializer(serializers.Serializer):
     choice = serializers.ChoiceField(choices=SessionReminder.Choice.choices)
     interval_minutes = serializers.IntegerField(
+        min_value=1,
+        max_value=24 * 60,
         required=False,
         allow_null=True,
         default=None,
@@ -120,15 +137,10 @@ class ReminderAnswerSerializer(serializers.Serializer):
 
 
 class IntervalSerializer(serializers.Serializer):
-    minutes = serializers.IntegerField(help_text="1-15; only after the first reminder.")
+    minutes = serializers.IntegerField(min_value=1, max_value=24 * 60, help_text="1-15; only after the first reminder.")
 
 
 # --- Output ----------------------------------------------------------------------------------------
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
 
 
 class LedgerEntrySerializer(serializers.ModelSerializer):

@@ -25,12 +25,16 @@ from django.db.models import F
 from django.utils import timezone
 
 from compliance import screening
+from compliance.approvals import ApprovalRefused, approval_request, register_approval_handler
 from compliance.audit import audit_record
+from compliance.models import Approval
 
 from . import rules
 from .errors import Conflict, InvalidRequest, PlayerError, Refused
 from .identity import decrypt_identifier, encrypt_identifier, identifier_hash
 from .models import (
+    RESERVED_CHANNEL_CODES,
+    Channel,
     GameAccount,
     LedgerEntry,
     LimitKind,
@@ -84,10 +88,16 @@ def player_register(
     city: str = "",
     country_of_residence: str = "FI",
     jurisdiction: str | None = None,
+    channel: Channel | None = None,
     now: dt.datetime | None = None,
     request=None,
 ) -> Player:
-    """Register a person as a player with an empty game account, if screening allows it."""
+    """Register a person as a player with an empty game account, if screening allows it.
+
+    `channel` is the registering channel (None: staff). The same channel registering the same person
+    again gets its player back (`player.replayed`); another channel gets `registration_refused`, which
+    says nothing about why (the person may be another channel's customer: that is not this channel's to
+    know) and is a significant audit event, so a channel probing identifiers is seen (issue 14 item 4)."""
     who = _actor_repr(actor)
     now = now or timezone.now()
     jurisdiction = jurisdiction or settings.PLAYER_DEFAULT_JURISDICTION
@@ -126,9 +136,29 @@ def player_register(
         jurisdiction=jurisdiction,
         created_at=now,
     )
-    already = Conflict("already_registered", "A person with this national identifier is already registered.")
     error: PlayerError | None = None
     player = None
+    already = Conflict("already_registered", "A person with this national identifier is already registered.")
+    refused_here = Conflict(
+        "registration_refused",
+        "The registration cannot be completed through this channel; the person can contact the "
+        "operator's customer service.",
+    )
+    existing = Player.objects.filter(person__national_id_hash=person.national_id_hash).first()
+    if existing is not None and channel is not None:
+        if existing.channel_id == channel.pk:
+            existing.replayed = True
+            return existing
+        audit_record(
+            actor=actor,
+            action="players.registration_refused",
+            data={"channel": channel.code, "reason": "identifier registered through another channel or by staff"},
+            significant=True,
+            request=request,
+        )
+        raise refused_here
+    if channel is not None:
+        already = refused_here  # a concurrent registration under the same identifier: the same answer
     with transaction.atomic():
         if Person.objects.filter(national_id_hash=person.national_id_hash).exists():
             raise already
@@ -139,7 +169,9 @@ def player_register(
             try:
                 with transaction.atomic():
                     person.save()
-                    player = Player.objects.create(person=person, registered_at=now, registered_via=who)
+                    player = Player.objects.create(
+                        person=person, registered_at=now, registered_via=who, channel=channel
+                    )
                     GameAccount.objects.create(player=player, created_at=now)
             except IntegrityError:
                 error = already  # registered concurrently under the same identifier
@@ -153,10 +185,12 @@ def player_register(
                         "name": f"{person.first_name} {person.last_name}",
                         "birth_date": person.birth_date,
                         "jurisdiction": jurisdiction,
+                        "channel": channel.code if channel else None,
                     },
                     request=request,
                 )
     _raise_if(error)
+    player.replayed = False
     return player
 
 
@@ -584,9 +618,10 @@ def account_adjust(
 
 
 def payout_mark_paid(
-    *, actor, payout: PendingPayout, bank_reference: str, now=None, request=None
+    *, actor, payout: PendingPayout, bank_reference: str, approver=None, now=None, request=None
 ) -> PendingPayout:
-    """Payments staff confirm that a pending bank payout was paid to the player's bank account."""
+    """Record that a pending bank payout was paid: only as the approval of `payout_release_request`
+    (the second person is `approver`)."""
     who = _actor_repr(actor)
     bank_reference = bank_reference.strip()
     if not bank_reference:
@@ -607,6 +642,8 @@ def payout_mark_paid(
             obj=p,
             before={"status": PendingPayout.Status.PENDING},
             after={"status": p.status, "bank_reference": p.bank_reference, "amount_cents": p.amount_cents},
+            approver=approver,
+            significant=True,
             request=request,
         )
     return p
@@ -891,3 +928,171 @@ def self_exclusion_start(
             )
     _raise_if(error)
     return exclusion
+
+
+# --- Look-ups by national identifier -------------------------------------------------------------------
+
+IDENTIFIER_SEARCH_ACTION = "players.identifier_search"
+
+
+def identifier_search(*, actor, national_id: str, id_country: str = "FI", now=None, request=None):
+    """People with this identifier, for a user holding players.search_identifier. Every look-up is an
+    audit event (without the identifier, only its country and whether it matched); more than
+    PLAYER_ID_SEARCHES_PER_HOUR look-ups in the last hour are refused, counted from the audit trail
+    itself, so the limit holds across processes and restarts (issue 14 item 4)."""
+    from compliance.models import AuditEvent
+
+    from .selectors import person_search
+
+    now = now or timezone.now()
+    limit = settings.PLAYER_ID_SEARCHES_PER_HOUR
+    user = _user_or_none(actor)
+    recent = AuditEvent.objects.filter(
+        action=IDENTIFIER_SEARCH_ACTION, actor=user, created_at__gte=now - dt.timedelta(hours=1)
+    ).count()
+    if recent >= limit:
+        audit_record(actor=actor, action="players.identifier_search_throttled", data={"limit_per_hour": limit},
+                     significant=True, request=request)
+        raise Refused("throttled", f"At most {limit} look-ups by identifier an hour; try again later.")
+    people = list(person_search(national_id=national_id, id_country=id_country)[:2])
+    audit_record(actor=actor, action=IDENTIFIER_SEARCH_ACTION,
+                 data={"id_country": id_country, "found": [p.pk for p in people]}, request=request)
+    return people
+
+
+# --- Channels, their prize credits and bank payouts: two people for money out (issue 14) ----------------
+
+CHANNEL_PRIZE_KIND = "players.channel_prize"
+PAYOUT_RELEASE_KIND = "players.payout_release"
+CHANNEL_LIMIT_KIND = "players.channel_prize_limit"
+
+
+@transaction.atomic
+def channel_create(*, actor, user, code: str, name: str = "", request=None) -> Channel:
+    """Bind an API user to a new channel. Its prize limit starts at 0 (every prize credit needs approval);
+    raising it is `channel_prize_limit_request`. The user's role is granted separately (four eyes)."""
+    code = (code or "").strip().lower()
+    if not code or code in RESERVED_CHANNEL_CODES:
+        raise InvalidRequest("invalid_channel_code",
+                             f"A channel code is required and may not be one of: {', '.join(sorted(RESERVED_CHANNEL_CODES))}.")
+    if Channel.objects.filter(code=code).exists():
+        raise Conflict("channel_code_taken", f"The channel code {code!r} is already taken.")
+    if Channel.objects.filter(user_id=user.pk).exists():
+        raise Conflict("channel_user_taken", "This user is already bound to a channel.")
+    channel = Channel.objects.create(code=code, name=name or code, user=user)
+    audit_record(actor=actor, action="players.channel_created", obj=channel,
+                 after={"code": code, "user": user.get_username(), "prize_limit_cents": 0},
+                 significant=True, request=request)
+    return channel
+
+
+@dataclass(frozen=True)
+class PrizeCredit:
+    """A channel's prize credit: posted at once (`posting`) or waiting for approval (`approval`)."""
+
+    posting: Posting | None = None
+    approval: Approval | None = None
+
+
+def channel_prize_credit(
+    *, actor, channel: Channel | None, account: GameAccount, amount_cents: int, reference: str,
+    session=None, game: str = "", request=None,
+) -> PrizeCredit:
+    """A prize credited over the API. Up to the channel's limit it is posted at once; above it (and for
+    any caller that is not a channel) it waits for a compliance officer's approval (issue 14 item 1).
+    The same reference again answers with the posted entry or the pending request."""
+    _positive(amount_cents)
+    if LedgerEntry.objects.filter(account=account, reference=reference).exists():
+        return PrizeCredit(posting=account_prize(actor=actor, account=account, amount_cents=amount_cents,
+                                                 reference=reference, session=session, game=game))
+    limit = channel.prize_limit_cents if channel is not None else 0
+    if amount_cents <= limit:
+        return PrizeCredit(posting=account_prize(actor=actor, account=account, amount_cents=amount_cents,
+                                                 reference=reference, session=session, game=game))
+    with transaction.atomic():
+        GameAccount.objects.select_for_update().get(pk=account.pk)  # one request per reference, even when racing
+        pending = Approval.objects.filter(
+            kind=CHANNEL_PRIZE_KIND, state=Approval.State.REQUESTED, target_type="players.gameaccount",
+            target_id=str(account.pk), payload__reference=reference,
+        ).first()
+        if pending is not None:
+            if pending.payload.get("amount_cents") != amount_cents:
+                raise Conflict("reference_conflict",
+                               f"Reference {reference!r} already waits for approval with another amount.",
+                               reference=reference)
+            return PrizeCredit(approval=pending)
+        approval = approval_request(
+            actor=actor, kind=CHANNEL_PRIZE_KIND, obj=account,
+            payload={"amount_cents": amount_cents, "reference": reference, "game": game,
+                     "channel": channel.code if channel else None, "limit_cents": limit},
+            reason=f"Prize credit of {amount_cents / 100:.2f} above the channel's limit of {limit / 100:.2f}",
+            request=request,
+        )
+    return PrizeCredit(approval=approval)
+
+
+def _channel_prize_approved(approval: Approval, *, approver) -> None:
+    account = GameAccount.objects.get(pk=int(approval.target_id))
+    p = approval.payload
+    account_prize(actor=approval.requested_by or approval.requested_by_repr, account=account,
+                  amount_cents=p["amount_cents"], reference=p["reference"], game=p.get("game") or "")
+
+
+def payout_release_request(*, actor, payout: PendingPayout, bank_reference: str, request=None) -> Approval:
+    """Payments staff record the bank transfer of a pending payout; a second person confirms it before it
+    counts as paid (issue 14 item 2: every money exit needs two people)."""
+    bank_reference = (bank_reference or "").strip()
+    if not bank_reference:
+        raise InvalidRequest("bank_reference_required", "Give the bank's reference of the payment.")
+    with transaction.atomic():
+        p = PendingPayout.objects.select_for_update().get(pk=payout.pk)
+        if p.status != PendingPayout.Status.PENDING:
+            raise Conflict("payout_not_pending", "This payout has already been paid.")
+        if Approval.objects.filter(kind=PAYOUT_RELEASE_KIND, state=Approval.State.REQUESTED,
+                                   target_type="players.pendingpayout", target_id=str(p.pk)).exists():
+            raise Conflict("payout_release_pending", "This payout's release already waits for a second person.")
+        return approval_request(
+            actor=actor, kind=PAYOUT_RELEASE_KIND, obj=p,
+            payload={"bank_reference": bank_reference[:100], "amount_cents": p.amount_cents},
+            reason=f"Bank payout of {p.amount_cents / 100:.2f} paid with reference {bank_reference[:100]}",
+            request=request,
+        )
+
+
+def _payout_release_approved(approval: Approval, *, approver) -> None:
+    payout = PendingPayout.objects.get(pk=int(approval.target_id))
+    try:
+        payout_mark_paid(actor=approval.requested_by or approval.requested_by_repr, payout=payout,
+                         bank_reference=approval.payload["bank_reference"], approver=approver)
+    except PlayerError as exc:
+        raise ApprovalRefused(exc.detail) from None
+
+
+def channel_prize_limit_request(*, actor, channel: Channel, prize_limit_cents: int, request=None) -> Approval:
+    """Ask for a channel's new prize credit limit; a compliance officer decides."""
+    if isinstance(prize_limit_cents, bool) or not isinstance(prize_limit_cents, int) \
+            or not 0 <= prize_limit_cents <= settings.PLAYER_BALANCE_CAP_CENTS:
+        raise InvalidRequest("invalid_amount",
+                             f"The limit is a whole number of cents from 0 to {settings.PLAYER_BALANCE_CAP_CENTS}.")
+    return approval_request(
+        actor=actor, kind=CHANNEL_LIMIT_KIND, obj=channel,
+        payload={"prize_limit_cents": prize_limit_cents, "was": channel.prize_limit_cents},
+        reason=f"Prize credit limit of {channel.code}: {channel.prize_limit_cents / 100:.2f} -> "
+               f"{prize_limit_cents / 100:.2f}",
+        request=request,
+    )
+
+
+def _channel_limit_approved(approval: Approval, *, approver) -> None:
+    channel = Channel.objects.select_for_update().get(pk=int(approval.target_id))
+    before = channel.prize_limit_cents
+    channel.prize_limit_cents = approval.payload["prize_limit_cents"]
+    channel.save(update_fields=["prize_limit_cents"])
+    audit_record(actor=approval.requested_by or approval.requested_by_repr, action="players.channel_prize_limit",
+                 obj=channel, before={"prize_limit_cents": before},
+                 after={"prize_limit_cents": channel.prize_limit_cents}, approver=approver, significant=True)
+
+
+register_approval_handler(CHANNEL_PRIZE_KIND, _channel_prize_approved, permission="players.approve_channel_prize")
+register_approval_handler(PAYOUT_RELEASE_KIND, _payout_release_approved, permission="players.release_payout")
+register_approval_handler(CHANNEL_LIMIT_KIND, _channel_limit_approved, permission="players.approve_channel_prize")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect
@@ -18,7 +19,7 @@ from compliance.models import AuditEvent, ScreeningDecision
 
 from . import selectors, services
 from .errors import PlayerError
-from .forms import PayoutPaidForm, PlayerSearchForm, VerifyForm
+from .forms import IdentifierSearchForm, PayoutPaidForm, PlayerSearchForm, VerifyForm
 from .identity import encryption_available
 from .models import OperatorLimit, PendingPayout, Player, PlaySession, SessionReminder
 
@@ -26,6 +27,9 @@ VIEW_PLAYERS = ("compliance.access_backoffice", "players.view_player")
 
 
 class PlayerSearchView(StaffPermissionRequired, TemplateView):
+    """Search by name and birth date (GET); by national identifier a POST, with its own permission,
+    audited and throttled (services.identifier_search)."""
+
     permission_required = VIEW_PLAYERS
     template_name = "players/search.html"
 
@@ -35,14 +39,26 @@ class PlayerSearchView(StaffPermissionRequired, TemplateView):
         people = None
         if form.is_bound and form.is_valid() and form.has_criteria():
             d = form.cleaned_data
-            people = selectors.person_search(
-                name=d["name"],
-                birth_date=d["birth_date"],
-                national_id=d["national_id"],
-                id_country=d["id_country"],
-            )[:200]
-        ctx.update(form=form, people=people)
+            people = selectors.person_search(name=d["name"], birth_date=d["birth_date"])[:200]
+        ctx.setdefault("id_form", IdentifierSearchForm())
+        ctx.update(form=form, people=ctx.get("people", people),
+                   can_search_identifier=self.request.user.has_perm("players.search_identifier"))
         return ctx
+
+    def post(self, request, *args, **kwargs):
+        if not request.user.has_perm("players.search_identifier"):
+            raise PermissionDenied
+        id_form = IdentifierSearchForm(request.POST)
+        people = None
+        if id_form.is_valid():
+            try:
+                people = services.identifier_search(
+                    actor=request.user, national_id=id_form.cleaned_data["national_id"],
+                    id_country=id_form.cleaned_data["id_country"], request=request,
+                )
+            except PlayerError as exc:
+                id_form.add_error("national_id", exc.detail)
+        return self.render_to_response(self.get_context_data(id_form=id_form, people=people))
 
 
 class PlayerDetailView(StaffPermissionRequired, TemplateView):
@@ -147,13 +163,15 @@ class PayoutPaidView(StaffPermissionRequired, View):
             messages.error(request, _("Give the bank reference of the payment."))
         else:
             try:
-                services.payout_mark_paid(
+                services.payout_release_request(
                     actor=request.user,
                     payout=payout,
                     bank_reference=form.cleaned_data["bank_reference"],
                     request=request,
                 )
-                messages.success(request, _("Payout marked as paid."))
+                messages.success(
+                    request, _("The payment is recorded; it counts as paid when a second person approves it.")
+                )
             except PlayerError as exc:
                 messages.error(request, exc.detail)
         return redirect("players:detail", pk=payout.account.player_id)

@@ -67,10 +67,13 @@ def api_client_for(make_staff):
 
     from rest_framework.test import APIClient
 
-    from tests.factories import api_token
+    from compliance import roles
+    from tests.factories import api_token, sales_channel
 
-    def make(role: str | None):
-        user = make_staff(role)
+    def make(role: str | None, channel: str = "test"):
+        # A sales channel's client acts as the channel's own API user (the players of PlayerFactory
+        # belong to the channel "test"); `channel=` names another channel.
+        user = sales_channel(channel).user if role == roles.SALES_CHANNEL else make_staff(role)
         api = APIClient()
         api.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
         api.user = user

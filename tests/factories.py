@@ -59,6 +59,23 @@ class PersonFactory(factory.django.DjangoModelFactory):
     kyc_verified_by_repr = "channel:test"
 
 
+def sales_channel(code: str = "test"):
+    """The sales channel `code` (made on first use) whose API user holds the Sales channel role. Players
+    made by PlayerFactory belong to the channel "test", so `api_client_for("Sales channel")` sees them."""
+    from django.contrib.auth.models import Group
+
+    from compliance import roles
+    from players.models import Channel
+    from players.services import channel_create
+
+    channel = Channel.objects.filter(code=code).select_related("user").first()
+    if channel is None:
+        user = UserFactory(username=f"channel-{code}")
+        user.groups.add(Group.objects.get(name=roles.SALES_CHANNEL))
+        channel = channel_create(actor="system:tests", user=user, code=code, name=f"Channel {code}")
+    return channel
+
+
 def _identity():
     from players import identity
 
@@ -74,6 +91,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
     person = factory.SubFactory(PersonFactory)
     registered_via = "channel:test"
+    channel = factory.LazyFunction(lambda: sales_channel())
 
     @factory.post_generation
     def account(obj, create, extracted, **kwargs):

@@ -34,8 +34,16 @@ class Placed:
 
 
 def _channel(actor) -> str:
-    name = actor if isinstance(actor, str) else actor.get_username()
-    return name.removeprefix("channel:")[:32]
+    """The channel code a wager is filed under: the caller's Channel (a user without one places no
+    wagers, so nobody can file wagers as the retail pseudo-channel or as another channel)."""
+    if isinstance(actor, str):  # a job or a test inside the system: "channel:<code>"
+        return actor.removeprefix("channel:")[:32]
+    from players.models import Channel
+
+    code = Channel.objects.filter(user_id=actor.pk, active=True).values_list("code", flat=True).first()
+    if code is None:
+        raise DrawStateError("Only a sales channel places wagers, and this user is not bound to an active channel.")
+    return code
 
 
 def _share_lock(draw_id: int) -> Draw:

@@ -170,17 +170,13 @@ def test_racing_retries_of_one_reference_post_it_once():
 @pytest.mark.django_db(transaction=True)
 def test_parallel_deposits_over_the_api_never_pass_the_cap():
     _skip_unless_postgres()
-    from django.contrib.auth.models import Group
-    from tests.factories import api_token
     from rest_framework.test import APIClient
 
-    from compliance import roles
     from players.models import GameAccount
-    from tests.factories import UserFactory
+    from tests.factories import api_token, sales_channel
 
     player, _session = _setup()  # 19,000 EUR: room for 1,000 EUR
-    user = UserFactory()
-    user.groups.add(Group.objects.get(name=roles.SALES_CHANNEL))
+    user = sales_channel().user
     token = api_token(user)
     statuses = []
 

@@ -50,8 +50,32 @@ def test_search_by_birth_date(staff_client, jari, make_player):
 
 
 def test_search_by_identifier_matches_through_the_hash(staff_client, jari):
-    response = staff_client(roles.COMPLIANCE_OFFICER).get("/players/", {"national_id": HETU.lower()})
+    response = staff_client(roles.COMPLIANCE_OFFICER).post("/players/", {"national_id": HETU.lower()})
     assert _found(response) == [jari.person.pk]
+
+
+def test_an_identifier_in_the_address_finds_nobody(staff_client, jari):
+    """A GET never searches by identifier: it would land in access logs and could be tried unaudited."""
+    assert _found(staff_client(roles.COMPLIANCE_OFFICER).get("/players/", {"national_id": HETU})) == []
+
+
+def test_every_identifier_look_up_is_audited_without_the_identifier(staff_client, jari):
+    from compliance.models import AuditEvent
+
+    staff_client(roles.OPERATOR).post("/players/", {"national_id": HETU})
+    event = AuditEvent.objects.get(action="players.identifier_search")
+    assert (event.data["found"], HETU in str(event.data)) == ([jari.person.pk], False)
+
+
+def test_identifier_look_ups_beyond_the_hourly_limit_are_refused(staff_client, jari, settings):
+    settings.PLAYER_ID_SEARCHES_PER_HOUR = 3
+    client = staff_client(roles.OPERATOR)
+    found = [_found(client.post("/players/", {"national_id": HETU})) for _ in range(4)]
+    assert found == [[jari.person.pk]] * 3 + [[]]
+
+
+def test_an_auditor_cannot_look_up_by_identifier(staff_client, jari):
+    assert staff_client(roles.AUDITOR).post("/players/", {"national_id": HETU}).status_code == 403
 
 
 def test_search_without_criteria_lists_nobody(staff_client, jari):
@@ -138,13 +162,17 @@ def test_compliance_officer_verifies_an_identity_on_the_page(staff_client, make_
     assert (player.person.kyc_status, player.person.kyc_verified_by) == ("verified", client.user)
 
 
-def test_operator_marks_a_pending_payout_paid(staff_client, make_player):
+def test_operator_records_a_pending_payout_for_a_second_persons_approval(staff_client, make_player):
+    from compliance.models import Approval
+
     player = make_player(balance_cents=20_000_00)
     payout = services.account_prize(
         actor="system:s", account=player.account, amount_cents=10_00, reference="w"
     ).pending_payout
     staff_client(roles.OPERATOR).post(f"/players/payouts/{payout.pk}/paid/", {"bank_reference": "NORDEA-1"})
-    assert PendingPayout.objects.get(pk=payout.pk).status == "paid"
+    approval = Approval.objects.get(kind=services.PAYOUT_RELEASE_KIND)
+    assert (PendingPayout.objects.get(pk=payout.pk).status, approval.payload["bank_reference"]) == (
+        "pending", "NORDEA-1")
 
 
 def test_auditor_reads_the_page_but_cannot_mark_payouts(staff_client, make_player):
