@@ -130,6 +130,10 @@ class BetResult:
     rule: str  # the clause, e.g. "000-casino C-1: straight up 35:1"
     category: str = BASE  # BASE, SIDE or JACKPOT (cap order)
     note: str = ""  # anything staff should read: an action the rules did not allow, a held bet ...
+    # Money the player added during the round beyond the recorded initial stake: doubles, splits,
+    # raises, buying a card (never limited, Ambiguity 4). `returned` and `winnings` count it in:
+    # a won double of 10 + 10 at 1:1 returns 20.00 and wins 20.00 with added_stake 10.00.
+    added_stake: Decimal = ZERO
     # Filled in by settle_round:
     stake: Decimal = ZERO  # the stake as recorded
     valid_stake: Decimal = ZERO  # after the limit (what took part in the round)

@@ -99,6 +99,7 @@ def result_json(result: RoundResult) -> dict[str, Any]:
             "status": r.status,
             "stake": money_str(r.stake),
             "valid_stake": money_str(r.valid_stake),
+            "added_stake": money_str(r.added_stake),
             "payout": money_str(r.payout),
             "returned": money_str(r.returned + r.voided_excess),
             "winnings": money_str(r.winnings - r.capped_excess),
