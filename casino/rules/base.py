@@ -172,16 +172,25 @@ class TableGame(Protocol):
     ) -> list[BetResult]:
         """Settle every bet on its (already limited) stake; one BetResult per bet, same order."""
 
+    # Optional: an engine whose bets are made of parts with limit classes of their own (a roulette
+    # call bet: splits, streets, corners) defines ``valid_stake(bet, variant, limit_of) -> Decimal``;
+    # ``limit_of(cls)`` gives a class's maximum (None: no limit). settle_round then uses it instead
+    # of ``limit_class``.
+
 
 @dataclass(frozen=True)
 class Venue:
     """The legal frame of a round: limits by class, the win cap and the minimum age."""
 
     kind: str  # "game_hall", "casino", "ray", "billionaire"
-    max_stake: Mapping[str, Decimal]  # limit class -> maximum initial stake; a missing class: no limit
+    # limit class -> maximum initial stake; a missing class: no limit; None: the venue object must give it
+    max_stake: Mapping[str, Decimal | None]
     win_cap: Decimal | None  # winnings of one player in one round, or None
     min_age: int
     rule: str  # where the numbers come from, e.g. "000-casino §2.2, §2.3"
+    # Whose winnings the cap adds up: "player" (the named player, else the box) or "box" (the box,
+    # else the player: Billionaire's per-box maximum payout, 004 A28).
+    cap_scope: str = "player"
 
 
 @dataclass(frozen=True)
@@ -196,13 +205,27 @@ class RoundResult:
 # ------------------------------------------------------------------------------------------ a round
 
 
-def _player_key(bet: Bet) -> str:
-    """Whose winnings are capped together: the named player, else the box, else the whole round."""
+def _player_key(bet: Bet, scope: str = "player") -> str:
+    """Whose winnings are capped together: the named player, else the box, else the whole round
+    (with scope "box": the box first)."""
+    if scope == "box" and bet.box is not None:
+        return f"box:{bet.box}"
     if bet.player:
         return f"player:{bet.player}"
     if bet.box is not None:
         return f"box:{bet.box}"
     return "round"
+
+
+def _limit(venue: Venue, cls: str, bet: Bet) -> Decimal | None:
+    """The maximum of a limit class; a class the legal frame leaves to the table (value None: the
+    rulebook's figure is lost, RAY) must be given by the round's venue object."""
+    if cls in venue.max_stake and venue.max_stake[cls] is None:
+        raise EngineError(
+            f"venue.max_stake.{cls}",
+            f"is required for {bet.where} ({venue.rule}: the legal maximum is not known; give the table's)",
+        )
+    return venue.max_stake.get(cls)
 
 
 def settle_round(
@@ -228,8 +251,13 @@ def settle_round(
                 note=f"the player is {bet.player_age}; the stake is refused and returned",
             )
             continue
-        limit = venue.max_stake.get(engine.limit_class(bet, variant))
-        over = bet.stake - limit if limit is not None and bet.stake > limit else ZERO
+        hook = getattr(engine, "valid_stake", None)
+        if hook is not None:  # a bet made of parts with classes of their own (roulette call bets)
+            allowed = hook(bet, variant, lambda cls, b=bet: _limit(venue, cls, b))
+            over = bet.stake - allowed if allowed < bet.stake else ZERO
+        else:
+            limit = _limit(venue, engine.limit_class(bet, variant), bet)
+            over = bet.stake - limit if limit is not None and bet.stake > limit else ZERO
         excess[bet.index] = over
         valid.append(dataclasses.replace(bet, stake=bet.stake - over))
     settled = {r.index: r for r in engine.settle(variant, valid, outcome)} if valid else {}
@@ -250,7 +278,7 @@ def settle_round(
         by_player: dict[str, list[int]] = {}
         for pos, (bet, r) in enumerate(zip(bets, results)):
             if r.winnings > 0:
-                by_player.setdefault(_player_key(bet), []).append(pos)
+                by_player.setdefault(_player_key(bet, venue.cap_scope), []).append(pos)
         for positions in by_player.values():
             over = sum((results[p].winnings for p in positions), ZERO) - venue.win_cap
             if over <= 0:

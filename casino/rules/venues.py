@@ -15,6 +15,10 @@ Limit classes (a game engine's ``limit_class(bet, variant)`` names one):
 =====================  ==========================================================================
 
 A venue given as an object may set lower maxima for its table and a lower cap, never higher ones.
+A frame whose legal figure is lost (RAY, rulebook 002) has the value ``None`` for a limit class: the
+venue object must give the table's maximum for every class a round uses (``venue.max_stake.<class>``),
+and, when registered with ``win_cap_required``, its ``win_cap`` (an amount, or null for none).
+The frames of rulebooks 002 and 004 are in :mod:`casino.rules.venues_other` (imported at the end).
 """
 
 from __future__ import annotations
@@ -66,9 +70,15 @@ LEGAL: dict[tuple[str, str], Venue] = {
 }
 
 
-def register(rulebook: str, venue: Venue) -> None:
+#: Frames whose win cap the venue object must give (the rulebook's figure is lost).
+WIN_CAP_REQUIRED: set[tuple[str, str]] = set()
+
+
+def register(rulebook: str, venue: Venue, *, win_cap_required: bool = False) -> None:
     """Game family modules of other rulebooks (002 RAY, 004 Billionaire) add their frames here."""
     LEGAL[(rulebook, venue.kind)] = venue
+    if win_cap_required:
+        WIN_CAP_REQUIRED.add((rulebook, venue.kind))
 
 
 def venue_from_json(rulebook: str, value: Any, field: str = "venue") -> Venue:
@@ -96,11 +106,17 @@ def venue_from_json(rulebook: str, value: Any, field: str = "venue") -> Venue:
         if cls not in legal.max_stake:
             raise EngineError(where, f"is not a limit class of this venue: {', '.join(sorted(legal.max_stake))}")
         amount = parse_money(amount, where)
-        if amount > legal.max_stake[cls]:
+        if legal.max_stake[cls] is not None and amount > legal.max_stake[cls]:
             raise EngineError(where, f"{amount} is above the legal maximum {legal.max_stake[cls]} ({legal.rule})")
         max_stake[cls] = amount
     win_cap = legal.win_cap
-    if "win_cap" in overrides:
+    required_cap = (rulebook, kind) in WIN_CAP_REQUIRED
+    if required_cap and "win_cap" not in overrides:
+        raise EngineError(f"{field}.win_cap", f"is required ({legal.rule}: the highest win is not known; "
+                                              "give the table's as an amount, or null for none)")
+    if required_cap and overrides["win_cap"] is None:
+        win_cap = None
+    elif "win_cap" in overrides:
         win_cap = parse_money(overrides["win_cap"], f"{field}.win_cap")
         if legal.win_cap is not None and win_cap > legal.win_cap:
             raise EngineError(f"{field}.win_cap", f"{win_cap} is above the legal cap {legal.win_cap} ({legal.rule})")
@@ -109,4 +125,8 @@ def venue_from_json(rulebook: str, value: Any, field: str = "venue") -> Venue:
         min_age = overrides["min_age"]
         if isinstance(min_age, bool) or not isinstance(min_age, int) or not legal.min_age <= min_age <= 99:
             raise EngineError(f"{field}.min_age", f"a whole number of years from {legal.min_age} to 99")
-    return Venue(kind=kind, max_stake=max_stake, win_cap=win_cap, min_age=min_age, rule=legal.rule)
+    return Venue(kind=kind, max_stake=max_stake, win_cap=win_cap, min_age=min_age, rule=legal.rule,
+                 cap_scope=legal.cap_scope)
+
+
+from . import venues_other  # noqa: E402,F401  (registers the frames of rulebooks 002 and 004)
