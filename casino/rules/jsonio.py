@@ -34,6 +34,7 @@ def compute(doc: Any) -> dict[str, Any]:
     kind = require(doc, "kind", "")
     if kind == "round":
         return round_json(doc)
+    registry.engines()  # imports every game module, which registers its own kinds (slot_gamble, ...)
     if kind in KINDS:
         return KINDS[kind](doc)
     raise EngineError("kind", f"{kind!r} is not one of: {', '.join(['round', *sorted(KINDS)])}")
