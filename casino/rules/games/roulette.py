@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from ..base import (
@@ -76,8 +77,9 @@ def pockets(wheel: str) -> list[int]:
     return [0, *([DZ] if wheel == "double_zero" else []), *range(1, 37)]
 
 
-def positions(wheel: str) -> dict[str, set[frozenset[int]]]:
-    """Every legal inside position of the layout, by the number of numbers it covers."""
+@cache
+def positions(wheel: str) -> dict[str, frozenset[frozenset[int]]]:
+    """Every legal inside position of the layout, by the number of numbers it covers (read-only)."""
     pos: dict[str, set[frozenset[int]]] = {k: set() for k in ("1", "2", "3", "4", "5", "6")}
     for n in pockets(wheel):
         pos["1"].add(frozenset([n]))
@@ -100,7 +102,7 @@ def positions(wheel: str) -> dict[str, set[frozenset[int]]]:
         pos["2"] |= {frozenset(s) for s in ([0, 1], [0, 2], [0, 3])}
         pos["3"] |= {frozenset(s) for s in ([0, 1, 2], [0, 2, 3])}
         pos["4"].add(frozenset([0, 1, 2, 3]))
-    return pos
+    return {k: frozenset(v) for k, v in pos.items()}
 
 
 def field_numbers(kind: str, value: int | None) -> frozenset[int]:
