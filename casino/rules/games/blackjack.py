@@ -480,8 +480,14 @@ class BlackjackEngine:
         holder_of = {bet.box: bet for bet in bets if bet.type == "main"}
         insured_boxes = {
             bet.box for bet in bets
-            if bet.type == "insurance" and (bet.player == holder_of[bet.box].player)
+            if bet.type == "insurance" and bet.player in (None, holder_of[bet.box].player)
         }
+        unpaired = set()
+        if v.get("paired_boxes"):  # casino C/D: equal stakes on two adjacent boxes
+            for bet in holder_of.values():
+                if not any(o.box in (bet.box - 1, bet.box + 1) and o.player == bet.player and o.stake == bet.stake
+                           for o in holder_of.values()):
+                    unpaired.add(bet.box)
         boxes: dict[int, Box] = {}
         for number, cards in box_cards.items():
             box, used = play_box(v, number, cards, box_actions[number], up,
@@ -489,6 +495,9 @@ class BlackjackEngine:
             if used < len(cards):
                 raise EngineError(f"outcome.boxes.{number}.cards",
                                   f"{len(cards) - used} card(s) left over after the recorded actions")
+            if number in unpaired:
+                box.violations.append("this version is played with equal stakes on two adjacent boxes of one "
+                                      "player; settled as recorded")
             boxes[number] = box
 
         dealer = read_dealer(v, dealer_cards)
@@ -693,7 +702,8 @@ class BlackjackEngine:
                           ctx: Mapping[str, Any]) -> BetResult:
         rule = clause(v, "insurance")
         ins = need(v, "insurance")
-        insured = next((b for b in bets if b.box == bet.box and b.type in ("main", "back") and b.player == bet.player), None)
+        insured = next((b for b in bets if b.box == bet.box and b.type in ("main", "back")
+                        and (b.player == bet.player or (bet.player is None and b.type == "main"))), None)
         if insured is None:
             raise EngineError(f"{bet.where}.player", f"no main or back bet of this player on box {bet.box} to insure")
         problems = []

@@ -346,3 +346,8 @@ def test_a_higher_total_never_pays_less(code, deck):
         assert pa >= pb
     elif rank[1] > rank[0]:
         assert pb >= pa
+
+
+def test_version_c_wants_two_adjacent_boxes_with_equal_stakes():
+    bet = one("cas_c", "Ts 9d", "Tc 7d")
+    assert "two adjacent boxes" in bet["violations"][0] and bet["status"] == "won"
