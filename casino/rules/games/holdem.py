@@ -191,8 +191,8 @@ def box_of(bet: Bet) -> int:
 
 
 def parse_table(outcome: Mapping[str, Any], boxes_with_bets: set[int], streets: Mapping[str, set[str]]) -> Table:
-    """The outcome: dealer's two cards, the board in deal order (3-5 cards) and each box's two cards
-    and recorded decisions ``{"street": "play" | "check" | "fold"}`` (``streets``: allowed per street)."""
+    """The outcome: dealer's two cards, the board in deal order (0-5 cards: what the settlement needs) and
+    each box's two cards and recorded decisions ``{"street": "play" | "check" | "fold"}`` (``streets``: allowed per street)."""
     unknown = set(outcome) - {"dealer", "board", "boxes", "progressive_pot", "electronic_bonus_pot"}
     if unknown:
         raise EngineError(f"outcome.{sorted(unknown)[0]}", "is not an outcome field of this game")
@@ -231,9 +231,6 @@ def parse_table(outcome: Mapping[str, Any], boxes_with_bets: set[int], streets: 
         [("outcome.dealer", dealer), ("outcome.board", board)]
         + [(f"{b.where}.cards", b.cards) for b in boxes.values()]
     )
-    needed = 3 if boxes else 0
-    if len(board) < needed:
-        raise EngineError("outcome.board", "at least the flop's three cards, in deal order")
     return Table(tuple(dealer), tuple(board), boxes)
 
 
