@@ -563,6 +563,12 @@ def _check_rules(rules: Any) -> Mapping[str, Any]:
         if cat not in LEVEL:
             raise EngineError(f"rules.raise_table.{cat}", f"is not a combination ({', '.join(CATEGORIES[1:])})")
         ratio(value, f"rules.raise_table.{cat}")
+    for key, value in (rules.get("double_table") or {}).items():
+        parts = key.split("+")
+        if len(parts) != 2 or not all(p in LEVEL for p in parts) or LEVEL[parts[0]] < LEVEL[parts[1]]:
+            raise EngineError(f"rules.double_table.{key}", "a pair \"higher+lower\" of combinations such as "
+                                                           "\"pair+ace_king\"")
+        ratio(value, f"rules.double_table.{key}")
     return rules
 
 
