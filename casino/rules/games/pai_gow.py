@@ -134,7 +134,7 @@ def front_below_back(front: Key, back: Key) -> bool:
 def describe(key: Key) -> str:
     name = CATEGORY_NAMES[key[0]]
     if key[0] in (STRAIGHT, STRAIGHT_FLUSH):
-        top = {BROADWAY: "ace", WHEEL: "5 (A-2-3-4-5)"}.get(key[1], _rank_name(key[1]))
+        top = {BROADWAY: "ace", WHEEL: "5 (A-2-3-4-5)"}.get(key[1]) or _rank_name(key[1])
         return f"{name}, {top} high"
     return f"{name} ({'-'.join(_rank_name(r) for r in key[1:])})"
 

@@ -173,3 +173,17 @@ def test_front_hand():
     back = pg.back_key(C.parse_cards("Ac Ad 7s 4h 2c", "b"))
     assert pg.front_below_back(f("Ah As"), back)  # the same pair: the back's kickers make it higher
     assert not pg.front_below_back(f("Kh Ks"), pg.back_key(C.parse_cards("Qc Qd 7s 4h 2c", "b")))
+
+
+@pytest.mark.parametrize(
+    ("cards", "text"),
+    [
+        ("As Ks Qs Js Ts", "straight flush, ace high"),
+        ("5h 4c 3h 2h Ah", "straight, 5 (A-2-3-4-5) high"),
+        ("Kd Qc Jd Td 9d", "straight, K high"),
+        ("Jk Ac Ad Ah As", "five aces (A)"),
+        ("Tc Td 9s 9h 2c", "two pair (10-9-2)"),
+    ],
+)
+def test_describe(cards, text):
+    assert pg.describe(pg.back_key(C.parse_cards(cards, "c", jokers=True))) == text
