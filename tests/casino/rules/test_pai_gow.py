@@ -240,3 +240,17 @@ def test_win_cap_applies_to_a_player_banker():
     banker = out["bets"][1]
     assert banker["status"] == "won" and Decimal(banker["winnings"]) == Decimal("1000.00")
     assert Decimal(banker["capped_excess"]) == Decimal("3750.00")  # 5000 less 5 % = 4750, capped at 1000
+
+
+def test_a_fouled_player_banker_loses_to_every_box():
+    doc = _round(hands=[
+        {"box": 1, "cards": "Kd 9c 8c 7s 5h 4d 2c", "front": "4d 2c"},
+        {"box": 2, "cards": "Qs Qh Ts 9d 6h 4c 2s", "front": "Qs Qh"},
+    ])
+    doc["bets"] = [{"type": "main", "stake": "100.00", "box": 1},
+                   {"type": "banker", "stake": "500.00", "box": 2, "dealer_stake": "0", "previous_stake": "0"}]
+    del doc["outcome"]["dealer"]
+    box, banker = compute(doc)["bets"]
+    assert (box["status"], box["winnings"]) == ("won", "95.00")
+    assert (banker["status"], banker["payout"]) == ("lost", "400.00")
+    assert "front hand is not lower" in banker["violations"][0]
