@@ -684,7 +684,7 @@ class RussianPoker:
         elif not qualified:
             odds = frac(rules["no_game_ante"], "rules.no_game_ante")
             return result(bet, WON, both, win(ante, odds),
-                          f"{src}: the dealer has no game ({LABEL[table.dealer_category]}): ante {fmt(odds)}, "
+                          f"{src}: the dealer has no game (worse than {LABEL[rules['dealer_qualifies']]}): ante {fmt(odds)}, "
                           "raise neither wins nor loses", notes=notes, violations=play.violations, added=added)
         dealer_rank = hand_rank(dealer_cards)
         dealer_label = LABEL[classify5(dealer_cards)[0]]
@@ -785,7 +785,7 @@ class RussianPoker:
                           violations=(f"{src}: {problem}; the insurance is void and returned",))
         if not table.dealer_qualifies:
             return result(bet, WON, bet.stake, win(bet.stake, 1),
-                          f"{clause}: the dealer has no game ({LABEL[table.dealer_category]}): 1:1")
+                          f"{clause}: the dealer has no game (worse than {LABEL[rules['dealer_qualifies']]}): 1:1")
         if hand_rank(play.hand) < table.dealer_rank:
             return result(bet, LOST, ZERO, ZERO, f"{clause}: the dealer has a game and the player's hand beats it: "
                                                  "the insurance is lost")
