@@ -38,3 +38,13 @@ def test_every_example_is_here():
 def test_worked_example(path):
     pair = json.loads(path.read_text())
     contains(compute(pair["input"]), pair["expected"])
+
+
+def test_the_doc_rounds_compute():
+    """Every round in docs/casino/russian_poker.md computes (a reader can copy them)."""
+    doc = (Path(__file__).parents[3] / "docs" / "casino" / "russian_poker.md").read_text()
+    rounds = [json.loads(b.split("```", 1)[0]) for b in doc.split("```json\n")[1:]]
+    rounds = [r for r in rounds if r.get("kind") == "round"]
+    assert len(rounds) == 7
+    for r in rounds:
+        assert compute(r)["bets"]
