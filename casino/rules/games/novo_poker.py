@@ -48,11 +48,20 @@ from .russian_poker import (
 )
 
 NOVO_BONUS = {
-    "five_same_colour": "2", "ace_king_queen": "5", "three_of_a_kind": "8", "straight": "30", "flush": "50",
-    "full_house": "70", "five_pictures": "120", "four_of_a_kind": "200",
+    "five_same_colour": "2",
+    "ace_king_queen": "5",
+    "three_of_a_kind": "8",
+    "straight": "30",
+    "flush": "50",
+    "full_house": "70",
+    "five_pictures": "120",
+    "four_of_a_kind": "200",
 }
-NOVO_LABEL = {"five_same_colour": "five cards of one colour", "ace_king_queen": "ace-king-queen",
-              "five_pictures": "five picture cards"}
+NOVO_LABEL = {
+    "five_same_colour": "five cards of one colour",
+    "ace_king_queen": "ace-king-queen",
+    "five_pictures": "five picture cards",
+}
 NOVO_004: dict[str, Any] = {
     **RUSSIAN_004,
     "source": "004 Ch.6 (Ch.5 rules)",
@@ -99,7 +108,9 @@ class NovoPoker(RussianPoker):
         antes: dict[int, Bet] = {}
         for bet in bets:
             if bet.type not in self.bet_types:
-                raise EngineError(f"{bet.where}.type", f"{bet.type!r} is not one of: {', '.join(self.bet_types)}")
+                raise EngineError(
+                    f"{bet.where}.type", f"{bet.type!r} is not one of: {', '.join(self.bet_types)}"
+                )
             allowed = {"on"} if bet.type == "bonus" else set()
             extra = set(bet.params) - allowed
             if extra:
@@ -107,7 +118,9 @@ class NovoPoker(RussianPoker):
             if bet.type == "bonus":
                 on = bet.params.get("on")
                 if on != "D" and (isinstance(on, bool) or not isinstance(on, int) or not 1 <= on <= 99):
-                    raise EngineError(f"{bet.where}.on", "the box number the bonus is on, or \"D\" for the dealer")
+                    raise EngineError(
+                        f"{bet.where}.on", 'the box number the bonus is on, or "D" for the dealer'
+                    )
             elif bet.box is None:
                 raise EngineError(f"{bet.where}.box", "required: the box whose hand settles the bet")
             if bet.type == "ante":
@@ -118,7 +131,9 @@ class NovoPoker(RussianPoker):
             if bet.type in ("express_bonus", "insurance") and bet.box not in antes:
                 raise EngineError(f"{bet.where}.box", f"there is no ante on box {bet.box}")
 
-    def settle(self, variant: Mapping[str, Any], bets: Sequence[Bet], outcome: Mapping[str, Any]) -> list[BetResult]:
+    def settle(
+        self, variant: Mapping[str, Any], bets: Sequence[Bet], outcome: Mapping[str, Any]
+    ) -> list[BetResult]:
         rules = _check_rules(variant)
         src = rules.get("source", "004 Ch.6")
         jackpot_table = need(rules, "novo_jackpot", "rules")
@@ -138,20 +153,41 @@ class NovoPoker(RussianPoker):
                 if bet.box in jackpot_boxes:
                     cat = classify5(play.dealt)[0]
                     odds = frac(jackpot_table[cat], f"rules.novo_jackpot.{cat}")
-                    r = result(bet, WON, bet.stake, win(bet.stake, odds),
-                               f"{src} §6.1.10, §6.1.14: {LABEL[cat]} dealt, Novo Jackpot {fmt(odds)} on the ante; "
-                               "the box's game ends", JACKPOT, violations=play.violations)
+                    r = result(
+                        bet,
+                        WON,
+                        bet.stake,
+                        win(bet.stake, odds),
+                        f"{src} §6.1.10, §6.1.14: {LABEL[cat]} dealt, Novo Jackpot {fmt(odds)} on the ante; "
+                        "the box's game ends",
+                        JACKPOT,
+                        violations=play.violations,
+                    )
                 else:
                     r = self.settle_ante(rules, src, bet, play, table)
                 if bet.box not in has_express:
-                    r = dataclasses.replace(r, violations=r.violations + (
-                        f"{src} §6.1.8: the Express Bonus is mandatory on every box; none was recorded",))
+                    r = dataclasses.replace(
+                        r,
+                        violations=r.violations
+                        + (f"{src} §6.1.8: the Express Bonus is mandatory on every box; none was recorded",),
+                    )
                 out.append(r)
             elif bet.type == "insurance":
                 play = table.boxes[bet.box]
                 if bet.box in jackpot_boxes:
-                    out.append(result(bet, VOID, bet.stake, ZERO, f"{src} §6.1.10", violations=(
-                        f"{src} §6.1.10: the box's game ended with the Novo Jackpot; the insurance is returned",)))
+                    out.append(
+                        result(
+                            bet,
+                            VOID,
+                            bet.stake,
+                            ZERO,
+                            f"{src} §6.1.10",
+                            violations=(
+                                f"{src} §6.1.10: the box's game ended with the Novo Jackpot; "
+                                "the insurance is returned",
+                            ),
+                        )
+                    )
                 else:
                     out.append(self.settle_insurance(rules, src, bet, antes[bet.box], play, table))
             else:
@@ -161,40 +197,80 @@ class NovoPoker(RussianPoker):
     def settle_novo_bonus(self, rules, src, bet: Bet, antes, table, jackpot_boxes, bonus_table) -> BetResult:
         express = bet.type == "express_bonus"
         target = bet.box if express else bet.params["on"]
-        name = "Express Bonus" if express else f"bonus on {'the dealer' if target == 'D' else f'box {target}'}"
+        name = (
+            "Express Bonus" if express else f"bonus on {'the dealer' if target == 'D' else f'box {target}'}"
+        )
         clause = f"{src} §6.1.13 {name}"
         if express:
-            minimum = to_cents_down(Fraction(antes[bet.box].stake)
-                                    * frac(rules.get("express_min_antes", "1"), "rules.express_min_antes"))
+            minimum = to_cents_down(
+                Fraction(antes[bet.box].stake)
+                * frac(rules.get("express_min_antes", "1"), "rules.express_min_antes")
+            )
             if bet.stake < minimum:
-                return result(bet, VOID, bet.stake, ZERO, clause, SIDE, violations=(
-                    f"{src} §6.1.8: the Express Bonus is at least the ante ({minimum}); void and returned",))
+                return result(
+                    bet,
+                    VOID,
+                    bet.stake,
+                    ZERO,
+                    clause,
+                    SIDE,
+                    violations=(
+                        f"{src} §6.1.8: the Express Bonus is at least the ante ({minimum}); "
+                        "void and returned",
+                    ),
+                )
             cards = table.boxes[target].dealt
         elif target == "D":
             cards = table.dealer
             cat = classify5(cards)[0]
             if cat in ("straight_flush", "royal_flush"):
-                return result(bet, PUSH, bet.stake, ZERO,
-                              f"{src} §6.1.11: the dealer holds a {LABEL[cat]}: bonuses on the dealer are returned",
-                              SIDE)
+                return result(
+                    bet,
+                    PUSH,
+                    bet.stake,
+                    ZERO,
+                    f"{src} §6.1.11: the dealer holds a {LABEL[cat]}: bonuses on the dealer are returned",
+                    SIDE,
+                )
         else:
             if target not in table.boxes:
                 raise EngineError(f"bets[{bet.index}].on", f"box {target} has no hand in the outcome")
             own = antes.get(target)
             if own is not None and (bet.box == target or (bet.player and bet.player == own.player)):
-                return result(bet, VOID, bet.stake, ZERO, clause, SIDE, violations=(
-                    f"{src} §6.1.12: a player may not place a bonus on his own box; void and returned",))
+                return result(
+                    bet,
+                    VOID,
+                    bet.stake,
+                    ZERO,
+                    clause,
+                    SIDE,
+                    violations=(
+                        f"{src} §6.1.12: a player may not place a bonus on his own box; void and returned",
+                    ),
+                )
             cards = table.boxes[target].dealt
         if target in jackpot_boxes:
-            return result(bet, PUSH, bet.stake, ZERO,
-                          f"{src} §6.1.10: box {target} won the Novo Jackpot; bonuses on it are returned", SIDE)
+            return result(
+                bet,
+                PUSH,
+                bet.stake,
+                ZERO,
+                f"{src} §6.1.10: box {target} won the Novo Jackpot; bonuses on it are returned",
+                SIDE,
+            )
         hand = novo_bonus_hand(bonus_table, cards)
         if hand is None:
             return result(bet, LOST, ZERO, ZERO, f"{clause}: the dealt five hold no bonus combination", SIDE)
         odds = frac(bonus_table[hand], f"rules.novo_bonus_table.{hand}")
-        return result(bet, WON, bet.stake, win(bet.stake, odds),
-                      f"{clause}: {NOVO_LABEL.get(hand, LABEL.get(hand, hand))} dealt, {fmt(odds)} (A20: the "
-                      "single highest category)", SIDE)
+        return result(
+            bet,
+            WON,
+            bet.stake,
+            win(bet.stake, odds),
+            f"{clause}: {NOVO_LABEL.get(hand, LABEL.get(hand, hand))} dealt, {fmt(odds)} (A20: the "
+            "single highest category)",
+            SIDE,
+        )
 
     def apply_caps(self, rules, src, bets: Sequence[Bet], results: list[BetResult]) -> list[BetResult]:
         """The table's maximum payouts per box (§5.5, §5.7.3, §6.1.15): the base game's and the bonuses'
@@ -223,8 +299,9 @@ class NovoPoker(RussianPoker):
                 cut = min(over, results[i].winnings)
                 r = results[i]
                 note = f"{src} §6.1.15, §5.5: the table's {param.replace('_', ' ')} {cap}: {cut} not payable"
-                results[i] = dataclasses.replace(r, winnings=r.winnings - cut,
-                                                 note="; ".join(x for x in (r.note, note) if x))
+                results[i] = dataclasses.replace(
+                    r, winnings=r.winnings - cut, note="; ".join(x for x in (r.note, note) if x)
+                )
                 over -= cut
         return results
 

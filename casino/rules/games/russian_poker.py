@@ -132,7 +132,9 @@ class Combo:
         return tuple(sorted(c.rank for c in self.cards))
 
     def __str__(self) -> str:
-        return f"{LABEL[self.category]} ({' '.join(str(c) for c in sorted(self.cards, key=lambda c: -c.rank))})"
+        return (
+            f"{LABEL[self.category]} ({' '.join(str(c) for c in sorted(self.cards, key=lambda c: -c.rank))})"
+        )
 
 
 def hand_rank(cards: Sequence[Card]) -> int:
@@ -163,19 +165,18 @@ def combos(cards: Sequence[Card]) -> list[Combo]:
         for k in (c for c in cards if c.rank == 13):
             found.add(("ace_king", frozenset((a, k))))
     kept = [
-        (cat, sig) for cat, sig in found
-        if not any(LEVEL[c2] > LEVEL[cat] and s2 >= sig for c2, s2 in found)
+        (cat, sig) for cat, sig in found if not any(LEVEL[c2] > LEVEL[cat] and s2 >= sig for c2, s2 in found)
     ]
     return [Combo(cat, sig, min(r for sub, r in subsets if sig <= sub)) for cat, sig in kept]
 
 
 def ratio(value: Any, where: str) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise EngineError(where, "odds are a string such as \"5\" or \"3/2\"")
+        raise EngineError(where, 'odds are a string such as "5" or "3/2"')
     try:
         result = Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise EngineError(where, f"{value!r} is not odds such as \"5\" or \"3/2\"") from None
+        raise EngineError(where, f'{value!r} is not odds such as "5" or "3/2"') from None
     if result < 0:
         raise EngineError(where, "odds cannot be negative")
     return result
@@ -186,8 +187,11 @@ def need(data: Mapping[str, Any], key: str, where: str) -> Any:
         raise EngineError(where, "must be a JSON object")
     value = data.get(key)
     if value is None:
-        raise EngineError(f"{where}.{key}", "is required in the variant's rule data (the rulebook gives no "
-                                            "value: pass the published one in the round's `rules`)")
+        raise EngineError(
+            f"{where}.{key}",
+            "is required in the variant's rule data (the rulebook gives no "
+            "value: pass the published one in the round's `rules`)",
+        )
     return value
 
 
@@ -210,7 +214,9 @@ def double_odds(rules: Mapping[str, Any], hi: Combo, lo: Combo) -> Fraction | No
         return ratio(table[key], f"rules.double_table.{key}")
     if rules.get("unlisted_doubles") == "sum":
         raise_table = rules["raise_table"]
-        return ratio(raise_table[hi.category], "rules.raise_table") + ratio(raise_table[lo.category], "rules.raise_table")
+        return ratio(raise_table[hi.category], "rules.raise_table") + ratio(
+            raise_table[lo.category], "rules.raise_table"
+        )
     return None
 
 
@@ -253,21 +259,49 @@ def raise_payout(rules: Mapping[str, Any], cards: Sequence[Card], dealer_rank: i
 # ------------------------------------------------------------------------------------------ rule data
 
 RAISE_000 = {
-    "royal_flush": "100", "straight_flush": "50", "four_of_a_kind": "20", "full_house": "7", "flush": "5",
-    "straight": "4", "three_of_a_kind": "3", "two_pairs": "2", "pair": "1", "ace_king": "1",
+    "royal_flush": "100",
+    "straight_flush": "50",
+    "four_of_a_kind": "20",
+    "full_house": "7",
+    "flush": "5",
+    "straight": "4",
+    "three_of_a_kind": "3",
+    "two_pairs": "2",
+    "pair": "1",
+    "ace_king": "1",
 }
 DOUBLE_000 = {
-    "pair+ace_king": "2", "two_pairs+ace_king": "3", "three_of_a_kind+ace_king": "4", "straight+ace_king": "5",
-    "flush+ace_king": "6", "full_house+ace_king": "8", "four_of_a_kind+ace_king": "21",
-    "straight_flush+ace_king": "51", "two_pairs+two_pairs": "4", "flush+pair": "6", "straight_flush+pair": "51",
-    "royal_flush+pair": "101", "straight+straight": "8", "flush+straight": "9", "flush+flush": "10",
-    "full_house+full_house": "14", "four_of_a_kind+full_house": "27", "straight_flush+straight": "54",
-    "straight_flush+flush": "55", "straight_flush+straight_flush": "100", "royal_flush+straight": "104",
-    "royal_flush+flush": "105", "royal_flush+straight_flush": "150",
+    "pair+ace_king": "2",
+    "two_pairs+ace_king": "3",
+    "three_of_a_kind+ace_king": "4",
+    "straight+ace_king": "5",
+    "flush+ace_king": "6",
+    "full_house+ace_king": "8",
+    "four_of_a_kind+ace_king": "21",
+    "straight_flush+ace_king": "51",
+    "two_pairs+two_pairs": "4",
+    "flush+pair": "6",
+    "straight_flush+pair": "51",
+    "royal_flush+pair": "101",
+    "straight+straight": "8",
+    "flush+straight": "9",
+    "flush+flush": "10",
+    "full_house+full_house": "14",
+    "four_of_a_kind+full_house": "27",
+    "straight_flush+straight": "54",
+    "straight_flush+flush": "55",
+    "straight_flush+straight_flush": "100",
+    "royal_flush+straight": "104",
+    "royal_flush+flush": "105",
+    "royal_flush+straight_flush": "150",
 }
 BONUS_000 = {
-    "royal_flush": "5000", "straight_flush": "1000", "four_of_a_kind": "250", "full_house": "150",
-    "flush": "100", "straight": "50",
+    "royal_flush": "5000",
+    "straight_flush": "1000",
+    "four_of_a_kind": "250",
+    "full_house": "150",
+    "flush": "100",
+    "straight": "50",
 }
 
 VERSION_A: dict[str, Any] = {
@@ -305,11 +339,22 @@ VERSIONS_000 = {
 
 RAISE_004 = dict(RAISE_000)
 DOUBLE_004 = {
-    "pair+ace_king": "2", "two_pairs+two_pairs": "4", "three_of_a_kind+ace_king": "4", "straight+pair": "5",
-    "flush+pair": "6", "straight+straight": "8", "flush+straight": "9", "flush+flush": "10",
-    "full_house+full_house": "14", "four_of_a_kind+full_house": "27", "straight_flush+straight": "54",
-    "straight_flush+flush": "55", "straight_flush+straight_flush": "100", "royal_flush+straight": "104",
-    "royal_flush+flush": "105", "royal_flush+straight_flush": "150",
+    "pair+ace_king": "2",
+    "two_pairs+two_pairs": "4",
+    "three_of_a_kind+ace_king": "4",
+    "straight+pair": "5",
+    "flush+pair": "6",
+    "straight+straight": "8",
+    "flush+straight": "9",
+    "flush+flush": "10",
+    "full_house+full_house": "14",
+    "four_of_a_kind+full_house": "27",
+    "straight_flush+straight": "54",
+    "straight_flush+flush": "55",
+    "straight_flush+straight_flush": "100",
+    "royal_flush+straight": "104",
+    "royal_flush+flush": "105",
+    "royal_flush+straight_flush": "150",
 }
 RUSSIAN_004: dict[str, Any] = {
     "source": "004 Ch.5",
@@ -330,8 +375,12 @@ RUSSIAN_004: dict[str, Any] = {
     "dark_boxes": True,
     "bonus": {
         "table": {
-            "ace_king_suited": "2", "three_of_a_kind": "10", "straight": "40", "flush": "50",
-            "full_house": "100", "four_of_a_kind": "200",
+            "ace_king_suited": "2",
+            "three_of_a_kind": "10",
+            "straight": "40",
+            "flush": "50",
+            "full_house": "100",
+            "four_of_a_kind": "200",
         },
         # Straight flush and royal flush pay a share of the electronic jackpot that depends on the
         # table's limits (004 §5.9.4, A11): not in the rulebook, so required from the rule version.
@@ -394,13 +443,20 @@ def _box_number(value: Any, where: str) -> int:
     return value
 
 
-def parse_table(rules: Mapping[str, Any], outcome: Mapping[str, Any], dark: set[int], src: str,
-                skip_play: set[int] = frozenset()) -> Table:
+def parse_table(
+    rules: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    dark: set[int],
+    src: str,
+    skip_play: set[int] = frozenset(),
+) -> Table:
     """Read and check the outcome: the dealer's cards, each box's cards and decisions."""
     dealer = parse_cards(outcome.get("dealer"), "outcome.dealer", count=5)
     raw = outcome.get("boxes")
     if not isinstance(raw, list) or not raw:
-        raise EngineError("outcome.boxes", "a list of boxes: {\"box\": 1, \"cards\": \"As Kd ...\", \"actions\": [...]}")
+        raise EngineError(
+            "outcome.boxes", 'a list of boxes: {"box": 1, "cards": "As Kd ...", "actions": [...]}'
+        )
     limit = rules.get("max_boxes_with_dark", rules["max_boxes"]) if dark else rules["max_boxes"]
     if len(raw) > limit:
         raise EngineError("outcome.boxes", f"at most {limit} boxes play ({src})")
@@ -422,19 +478,23 @@ def parse_table(rules: Mapping[str, Any], outcome: Mapping[str, Any], dark: set[
         groups.append((f"{where}.cards", cards))
         actions = item.get("actions", [])
         if not isinstance(actions, list):
-            raise EngineError(f"{where}.actions", "a list of decisions such as {\"action\": \"raise\"}")
+            raise EngineError(f"{where}.actions", 'a list of decisions such as {"action": "raise"}')
         steps = []
         for j, act in enumerate(actions):
             aw = f"{where}.actions[{j}]"
             if not isinstance(act, Mapping):
-                raise EngineError(aw, "a decision is an object such as {\"action\": \"raise\"}")
+                raise EngineError(aw, 'a decision is an object such as {"action": "raise"}')
             name = act.get("action")
             if name not in ACTIONS:
                 raise EngineError(f"{aw}.action", f"{name!r} is not one of: {', '.join(ACTIONS)}")
-            allowed = {"action"} | ({"out", "in"} if name == "exchange" else {"card"} if name == "sixth_card" else set())
+            allowed = {"action"} | (
+                {"out", "in"} if name == "exchange" else {"card"} if name == "sixth_card" else set()
+            )
             extra = set(act) - allowed
             if extra:
-                raise EngineError(f"{aw}.{sorted(extra)[0]}", f"is not a field of {name} ({', '.join(sorted(allowed))})")
+                raise EngineError(
+                    f"{aw}.{sorted(extra)[0]}", f"is not a field of {name} ({', '.join(sorted(allowed))})"
+                )
             out_cards: list[Card] = []
             in_cards: list[Card] = []
             if name == "exchange":
@@ -457,32 +517,44 @@ def parse_table(rules: Mapping[str, Any], outcome: Mapping[str, Any], dark: set[
         groups.append(("outcome.dealer_replacement", repl_cards))
     unknown = set(outcome) - {"dealer", "boxes", "dealer_replacement", "bonus_jackpot"}
     if unknown:
-        raise EngineError(f"outcome.{sorted(unknown)[0]}",
-                          "is not an outcome field (dealer, boxes, dealer_replacement, bonus_jackpot)")
+        raise EngineError(
+            f"outcome.{sorted(unknown)[0]}",
+            "is not an outcome field (dealer, boxes, dealer_replacement, bonus_jackpot)",
+        )
     no_duplicates(groups)
     dealer_cat = classify5(dealer)[0]
     qualifies = LEVEL[dealer_cat] >= LEVEL[rules["dealer_qualifies"]]
     for number, play in boxes.items():
         if number in skip_play:
             if parsed_actions[number]:
-                play.violations.append(f"{src}: the box's game ended with the deal (Novo Jackpot); "
-                                       "its recorded decisions are ignored")
+                play.violations.append(
+                    f"{src}: the box's game ended with the deal (Novo Jackpot); "
+                    "its recorded decisions are ignored"
+                )
             continue
-        _play_box(rules, play, parsed_actions[number], qualifies, src, f"outcome.boxes[{list(boxes).index(number)}]")
+        _play_box(
+            rules, play, parsed_actions[number], qualifies, src, f"outcome.boxes[{list(boxes).index(number)}]"
+        )
     buyers = [p for p in boxes.values() if p.bought]
     bought_dealer = None
     if buyers:
         if repl_cards is None:
-            raise EngineError("outcome.dealer_replacement",
-                              "required: a box bought the dealer a game (the card that replaced his highest card)")
+            raise EngineError(
+                "outcome.dealer_replacement",
+                "required: a box bought the dealer a game (the card that replaced his highest card)",
+            )
         top = max(dealer, key=lambda c: c.rank)
         bought_dealer = [repl_cards[0] if c == top else c for c in dealer]
     elif repl_cards is not None and qualifies:
-        raise EngineError("outcome.dealer_replacement", "the dealer had a game: no card of his can be replaced")
+        raise EngineError(
+            "outcome.dealer_replacement", "the dealer had a game: no card of his can be replaced"
+        )
     return Table(dealer, hand_rank(dealer), dealer_cat, qualifies, bought_dealer, boxes, raw_boxes, outcome)
 
 
-def _play_box(rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: bool, src: str, where: str) -> None:
+def _play_box(
+    rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: bool, src: str, where: str
+) -> None:
     """Apply the recorded decisions in order; one the rules do not allow is reported and ignored."""
     bonus_rules = rules.get("bonus") or {}
     for j, (name, act, out_cards, in_cards) in enumerate(steps):
@@ -494,7 +566,9 @@ def _play_box(rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: 
             if not bonus_rules.get("declare"):
                 play.violations.append(f"{src}: this version has no declaring of a bonus hand; ignored")
             elif play.improvement or play.decision:
-                play.violations.append(f"{src} version D: a bonus hand is declared before exchanging or buying; ignored")
+                play.violations.append(
+                    f"{src} version D: a bonus hand is declared before exchanging or buying; ignored"
+                )
             else:
                 play.declared = True
             continue
@@ -502,13 +576,19 @@ def _play_box(rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: 
             if play.decision:
                 play.violations.append(f"{src}: {name} after the {play.decision} is not allowed; ignored")
             elif play.dark and name == "exchange":
-                play.violations.append(f"{src} (004 §5.10.2): a dark box may only buy a sixth card; exchange ignored")
+                play.violations.append(
+                    f"{src} (004 §5.10.2): a dark box may only buy a sixth card; exchange ignored"
+                )
             elif play.improvement:
-                play.violations.append(f"{src}: one exchange or sixth card per hand (000-casino C-5 options 3-4; "
-                                       f"004 §5.1.11(6), A13); the second ({name}) is ignored")
+                play.violations.append(
+                    f"{src}: one exchange or sixth card per hand (000-casino C-5 options 3-4; "
+                    f"004 §5.1.11(6), A13); the second ({name}) is ignored"
+                )
             elif name == "exchange" and len(out_cards) > rules["max_exchange"]:
-                play.violations.append(f"{src}: at most {rules['max_exchange']} cards may be exchanged in this "
-                                       f"version, not {len(out_cards)}; the exchange is ignored")
+                play.violations.append(
+                    f"{src}: at most {rules['max_exchange']} cards may be exchanged in this "
+                    f"version, not {len(out_cards)}; the exchange is ignored"
+                )
             else:
                 if name == "exchange":
                     missing = [c for c in out_cards if c not in play.hand]
@@ -524,8 +604,10 @@ def _play_box(rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: 
             if play.decision:
                 play.violations.append(f"{src}: a second decision ({name}) after {play.decision}; ignored")
             elif play.dark and name == "fold":
-                play.violations.append(f"{src} (Ch.2 §2.5, §5.10.1): a dark box's bet stands before the deal and "
-                                       "cannot fold; settled as played")
+                play.violations.append(
+                    f"{src} (Ch.2 §2.5, §5.10.1): a dark box's bet stands before the deal and "
+                    "cannot fold; settled as played"
+                )
                 play.decision = "raise"
             else:
                 play.decision = name
@@ -543,8 +625,11 @@ def _play_box(rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: 
     if play.dark:
         play.decision = "raise"
     if play.decision is None:
-        raise EngineError(f"{where}.actions", "the player's decision is missing: the actions must end with "
-                                              "{\"action\": \"raise\"} or {\"action\": \"fold\"}")
+        raise EngineError(
+            f"{where}.actions",
+            "the player's decision is missing: the actions must end with "
+            '{"action": "raise"} or {"action": "fold"}',
+        )
 
 
 # -------------------------------------------------------------------------------------------- engine
@@ -553,21 +638,32 @@ def _play_box(rules: Mapping[str, Any], play: BoxPlay, steps, dealer_qualifies: 
 def _check_rules(rules: Any) -> Mapping[str, Any]:
     if not isinstance(rules, Mapping):
         raise EngineError("rules", "the variant's rule data must be a JSON object")
-    for key in ("raise_table", "raise_antes", "fee_antes", "max_exchange", "dealer_qualifies",
-                "bought_game_qualifies", "no_game_ante", "max_boxes"):
+    for key in (
+        "raise_table",
+        "raise_antes",
+        "fee_antes",
+        "max_exchange",
+        "dealer_qualifies",
+        "bought_game_qualifies",
+        "no_game_ante",
+        "max_boxes",
+    ):
         need(rules, key, "rules")
     for key in ("dealer_qualifies", "bought_game_qualifies"):
         if rules[key] not in LEVEL:
             raise EngineError(f"rules.{key}", f"one of {', '.join(CATEGORIES)}")
     for cat, value in rules["raise_table"].items():
         if cat not in LEVEL:
-            raise EngineError(f"rules.raise_table.{cat}", f"is not a combination ({', '.join(CATEGORIES[1:])})")
+            raise EngineError(
+                f"rules.raise_table.{cat}", f"is not a combination ({', '.join(CATEGORIES[1:])})"
+            )
         ratio(value, f"rules.raise_table.{cat}")
     for key, value in (rules.get("double_table") or {}).items():
         parts = key.split("+")
         if len(parts) != 2 or not all(p in LEVEL for p in parts) or LEVEL[parts[0]] < LEVEL[parts[1]]:
-            raise EngineError(f"rules.double_table.{key}", "a pair \"higher+lower\" of combinations such as "
-                                                           "\"pair+ace_king\"")
+            raise EngineError(
+                f"rules.double_table.{key}", 'a pair "higher+lower" of combinations such as "pair+ace_king"'
+            )
         ratio(value, f"rules.double_table.{key}")
     return rules
 
@@ -576,10 +672,28 @@ def frac(value: Any, where: str) -> Fraction:
     return ratio(value, where)
 
 
-def result(bet: Bet, status: str, returned: Decimal, winnings: Decimal, rule: str, category: str = BASE,
-           notes: Sequence[str] = (), violations: Sequence[str] = (), added: Decimal = ZERO) -> BetResult:
-    return BetResult(bet.index, status, returned=returned, winnings=winnings, rule=rule, category=category,
-                     note="; ".join(notes), added_stake=added, violations=tuple(violations))
+def result(
+    bet: Bet,
+    status: str,
+    returned: Decimal,
+    winnings: Decimal,
+    rule: str,
+    category: str = BASE,
+    notes: Sequence[str] = (),
+    violations: Sequence[str] = (),
+    added: Decimal = ZERO,
+) -> BetResult:
+    return BetResult(
+        bet.index,
+        status,
+        returned=returned,
+        winnings=winnings,
+        rule=rule,
+        category=category,
+        note="; ".join(notes),
+        added_stake=added,
+        violations=tuple(violations),
+    )
 
 
 class RussianPoker:
@@ -604,7 +718,9 @@ class RussianPoker:
         antes: dict[int, Bet] = {}
         for bet in bets:
             if bet.type not in self.bet_types:
-                raise EngineError(f"{bet.where}.type", f"{bet.type!r} is not one of: {', '.join(self.bet_types)}")
+                raise EngineError(
+                    f"{bet.where}.type", f"{bet.type!r} is not one of: {', '.join(self.bet_types)}"
+                )
             allowed = {"dark"} if bet.type == "ante" and rules.get("dark_boxes") else set()
             extra = set(bet.params) - allowed
             if extra:
@@ -631,7 +747,9 @@ class RussianPoker:
                 need(bonus["jackpot_share"], cat, "rules.bonus.jackpot_share")
         return bonus
 
-    def settle(self, variant: Mapping[str, Any], bets: Sequence[Bet], outcome: Mapping[str, Any]) -> list[BetResult]:
+    def settle(
+        self, variant: Mapping[str, Any], bets: Sequence[Bet], outcome: Mapping[str, Any]
+    ) -> list[BetResult]:
         rules = _check_rules(variant)
         src = rules.get("source", self.rulebook)
         dark = {b.box for b in bets if b.type == "ante" and b.params.get("dark")}
@@ -660,13 +778,27 @@ class RussianPoker:
         fees = fee * play.fees
         notes = list(play.notes)
         if play.fees:
-            what = [w for w, on in (("exchange", play.improvement == "exchange"),
-                                    ("sixth card", play.improvement == "sixth_card"),
-                                    ("dealer's game bought", play.bought)) if on]
+            what = [
+                w
+                for w, on in (
+                    ("exchange", play.improvement == "exchange"),
+                    ("sixth card", play.improvement == "sixth_card"),
+                    ("dealer's game bought", play.bought),
+                )
+                if on
+            ]
             notes.append(f"fee{'s' if play.fees > 1 else ''} {fees} ({', '.join(what)}) kept by the house")
         if play.decision == "fold":
-            return result(bet, LOST, ZERO, ZERO, f"{src}: fold, the ante is lost", notes=notes,
-                          violations=play.violations, added=fees)
+            return result(
+                bet,
+                LOST,
+                ZERO,
+                ZERO,
+                f"{src}: fold, the ante is lost",
+                notes=notes,
+                violations=play.violations,
+                added=fees,
+            )
         raise_stake = to_cents_down(Fraction(ante) * frac(rules["raise_antes"], "rules.raise_antes"))
         added = raise_stake + fees
         both = ante + raise_stake
@@ -678,31 +810,68 @@ class RussianPoker:
             qualified = LEVEL[classify5(dealer_cards)[0]] >= LEVEL[rules["bought_game_qualifies"]]
             bought = " after buying the dealer a game (" + " ".join(map(str, dealer_cards)) + ")"
             if not qualified:
-                return result(bet, PUSH, both, ZERO,
-                              f"{src}: the dealer still has no game{bought}: ante and raise neither win nor lose",
-                              notes=notes, violations=play.violations, added=added)
+                return result(
+                    bet,
+                    PUSH,
+                    both,
+                    ZERO,
+                    f"{src}: the dealer still has no game{bought}: ante and raise neither win nor lose",
+                    notes=notes,
+                    violations=play.violations,
+                    added=added,
+                )
         elif not qualified:
             odds = frac(rules["no_game_ante"], "rules.no_game_ante")
-            return result(bet, WON, both, win(ante, odds),
-                          f"{src}: the dealer has no game (worse than {LABEL[rules['dealer_qualifies']]}): ante {fmt(odds)}, "
-                          "raise neither wins nor loses", notes=notes, violations=play.violations, added=added)
+            return result(
+                bet,
+                WON,
+                both,
+                win(ante, odds),
+                f"{src}: the dealer has no game (worse than {LABEL[rules['dealer_qualifies']]}): "
+                f"ante {fmt(odds)}, raise neither wins nor loses",
+                notes=notes,
+                violations=play.violations,
+                added=added,
+            )
         dealer_rank = hand_rank(dealer_cards)
         dealer_label = LABEL[classify5(dealer_cards)[0]]
         if player > dealer_rank:
-            return result(bet, LOST, ZERO, ZERO,
-                          f"{src}: the dealer's {dealer_label}{bought} beats the player's "
-                          f"{LABEL[hand_category(play.hand)]}: ante and raise lost",
-                          notes=notes, violations=play.violations, added=added)
+            return result(
+                bet,
+                LOST,
+                ZERO,
+                ZERO,
+                f"{src}: the dealer's {dealer_label}{bought} beats the player's "
+                f"{LABEL[hand_category(play.hand)]}: ante and raise lost",
+                notes=notes,
+                violations=play.violations,
+                added=added,
+            )
         if player == dealer_rank:
-            return result(bet, PUSH, both, ZERO, f"{src}: equal hands{bought}: ante and raise stay (tie)",
-                          notes=notes, violations=play.violations, added=added)
+            return result(
+                bet,
+                PUSH,
+                both,
+                ZERO,
+                f"{src}: equal hands{bought}: ante and raise stay (tie)",
+                notes=notes,
+                violations=play.violations,
+                added=added,
+            )
         pay = raise_payout(rules, play.hand, dealer_rank)
         odds = pay.odds if pay else Fraction(0)
         what = "two combinations" if pay and pay.double else "raise table"
-        return result(bet, WON, both, win(raise_stake, odds),
-                      f"{src} ({what}): the player's {pay.label if pay else 'hand'} beats the dealer's "
-                      f"{dealer_label}{bought}: raise {fmt(odds)}, ante neither wins nor loses",
-                      notes=notes, violations=play.violations, added=added)
+        return result(
+            bet,
+            WON,
+            both,
+            win(raise_stake, odds),
+            f"{src} ({what}): the player's {pay.label if pay else 'hand'} beats the dealer's "
+            f"{dealer_label}{bought}: raise {fmt(odds)}, ante neither wins nor loses",
+            notes=notes,
+            violations=play.violations,
+            added=added,
+        )
 
     # --- the bonus
 
@@ -726,17 +895,44 @@ class RussianPoker:
         minimum = bonus.get("min")
         max_antes = bonus.get("max_antes")
         if minimum is not None and bet.stake < parse_money(minimum, "rules.bonus.min"):
-            return result(bet, VOID, bet.stake, ZERO, clause, SIDE, violations=(
-                f"{src}: the bonus stake is at least {minimum}; the bet is void and returned",))
-        if max_antes is not None and bet.stake > ante.stake * Decimal(str(frac(max_antes, "rules.bonus.max_antes"))):
-            return result(bet, VOID, bet.stake, ZERO, clause, SIDE, violations=(
-                f"{src}: the bonus stake may not exceed the ante ({ante.stake}); the bet is void and returned",))
+            return result(
+                bet,
+                VOID,
+                bet.stake,
+                ZERO,
+                clause,
+                SIDE,
+                violations=(f"{src}: the bonus stake is at least {minimum}; the bet is void and returned",),
+            )
+        if max_antes is not None and bet.stake > ante.stake * Decimal(
+            str(frac(max_antes, "rules.bonus.max_antes"))
+        ):
+            return result(
+                bet,
+                VOID,
+                bet.stake,
+                ZERO,
+                clause,
+                SIDE,
+                violations=(
+                    f"{src}: the bonus stake may not exceed the ante ({ante.stake}); "
+                    "the bet is void and returned",
+                ),
+            )
         hand = self.bonus_hand(rules, play.dealt)
         if play.decision == "fold" and bonus.get("on_fold") == "lost" and not play.declared:
-            return result(bet, LOST, ZERO, ZERO, f"{clause}: the player folded and loses the bonus stake", SIDE)
+            return result(
+                bet, LOST, ZERO, ZERO, f"{clause}: the player folded and loses the bonus stake", SIDE
+            )
         if play.improvement and bonus.get("after_improvement") == "lost" and not play.declared:
-            return result(bet, LOST, ZERO, ZERO, f"{clause}: no bonus after exchanging cards or buying a sixth "
-                                                 "card; the bonus stake is lost", SIDE)
+            return result(
+                bet,
+                LOST,
+                ZERO,
+                ZERO,
+                f"{clause}: no bonus after exchanging cards or buying a sixth card; the bonus stake is lost",
+                SIDE,
+            )
         notes = []
         if play.declared and hand is None:
             notes.append("a bonus hand was declared but the dealt cards hold none")
@@ -746,23 +942,40 @@ class RussianPoker:
         if hand in (bonus.get("jackpot_share") or {}):
             jackpot = table.outcome.get("bonus_jackpot")
             if jackpot is None:
-                raise EngineError("outcome.bonus_jackpot", f"required: a bonus bet holds a {LABEL[hand]}, paid as a "
-                                                           "share of the electronic jackpot (004 §5.9.4)")
+                raise EngineError(
+                    "outcome.bonus_jackpot",
+                    f"required: a bonus bet holds a {LABEL[hand]}, paid as a "
+                    "share of the electronic jackpot (004 §5.9.4)",
+                )
             amount = parse_money(jackpot, "outcome.bonus_jackpot")
             s = frac(share, f"rules.bonus.jackpot_share.{hand}")
-            return result(bet, WON, bet.stake, to_cents_down(Fraction(amount) * s),
-                          f"{clause}: {LABEL[hand]} dealt, {s} of the electronic jackpot {amount} "
-                          "(§5.9.4, A11)", JACKPOT, notes)
+            return result(
+                bet,
+                WON,
+                bet.stake,
+                to_cents_down(Fraction(amount) * s),
+                f"{clause}: {LABEL[hand]} dealt, {s} of the electronic jackpot {amount} (§5.9.4, A11)",
+                JACKPOT,
+                notes,
+            )
         odds = frac(bonus["table"][hand], f"rules.bonus.table.{hand}")
         label = "suited ace & king" if hand == "ace_king_suited" else LABEL[hand]
         when = " (declared before improving, paid at once)" if play.declared else ""
-        return result(bet, WON, bet.stake, win(bet.stake, odds),
-                      f"{clause}: {label} in the dealt five{when}: {fmt(odds)}, whatever the dealer holds",
-                      SIDE, notes)
+        return result(
+            bet,
+            WON,
+            bet.stake,
+            win(bet.stake, odds),
+            f"{clause}: {label} in the dealt five{when}: {fmt(odds)}, whatever the dealer holds",
+            SIDE,
+            notes,
+        )
 
     # --- insurance
 
-    def settle_insurance(self, rules, src: str, bet: Bet, ante: Bet, play: BoxPlay, table: Table) -> BetResult:
+    def settle_insurance(
+        self, rules, src: str, bet: Bet, ante: Bet, play: BoxPlay, table: Table
+    ) -> BetResult:
         ins = need(rules, "insurance", "rules")
         clause = f"{src} insurance"
         problem = None
@@ -781,16 +994,37 @@ class RussianPoker:
             if not low <= bet.stake <= high:
                 problem = f"the insurance must be from {low} to {high} for this hand ({best.label})"
         if problem:
-            return result(bet, VOID, bet.stake, ZERO, clause,
-                          violations=(f"{src}: {problem}; the insurance is void and returned",))
+            return result(
+                bet,
+                VOID,
+                bet.stake,
+                ZERO,
+                clause,
+                violations=(f"{src}: {problem}; the insurance is void and returned",),
+            )
         if not table.dealer_qualifies:
-            return result(bet, WON, bet.stake, win(bet.stake, 1),
-                          f"{clause}: the dealer has no game (worse than {LABEL[rules['dealer_qualifies']]}): 1:1")
+            return result(
+                bet,
+                WON,
+                bet.stake,
+                win(bet.stake, 1),
+                f"{clause}: the dealer has no game (worse than {LABEL[rules['dealer_qualifies']]}): 1:1",
+            )
         if hand_rank(play.hand) < table.dealer_rank:
-            return result(bet, LOST, ZERO, ZERO, f"{clause}: the dealer has a game and the player's hand beats it: "
-                                                 "the insurance is lost")
-        return result(bet, PUSH, bet.stake, ZERO,
-                      f"{clause}: the dealer's hand is equal or better: the insurance is returned")
+            return result(
+                bet,
+                LOST,
+                ZERO,
+                ZERO,
+                f"{clause}: the dealer has a game and the player's hand beats it: the insurance is lost",
+            )
+        return result(
+            bet,
+            PUSH,
+            bet.stake,
+            ZERO,
+            f"{clause}: the dealer's hand is equal or better: the insurance is returned",
+        )
 
 
 def fmt(odds: Fraction) -> str:
@@ -814,13 +1048,18 @@ def paytable_max_win(variant: Mapping[str, Any]) -> dict[str, Fraction | str]:
         top = sorted((frac(v, "rules.raise_table") for v in rules["raise_table"].values()), reverse=True)
         raise_best = max(raise_best, top[0] + top[1])
     out: dict[str, Fraction | str] = {
-        "ante": max(raise_best * frac(rules["raise_antes"], "rules.raise_antes"),
-                    frac(rules["no_game_ante"], "rules.no_game_ante")),
+        "ante": max(
+            raise_best * frac(rules["raise_antes"], "rules.raise_antes"),
+            frac(rules["no_game_ante"], "rules.no_game_ante"),
+        ),
     }
     if rules.get("bonus"):
         bonus = rules["bonus"]
-        out["bonus"] = "jackpot share" if bonus.get("jackpot_share") else max(
-            frac(v, "rules.bonus.table") for v in bonus["table"].values())
+        out["bonus"] = (
+            "jackpot share"
+            if bonus.get("jackpot_share")
+            else max(frac(v, "rules.bonus.table") for v in bonus["table"].values())
+        )
     if rules.get("insurance"):
         out["insurance"] = Fraction(1)
     return out

@@ -30,8 +30,20 @@ def contains(actual, expected, path="$"):
 
 def test_every_example_is_here():
     names = {p.stem.split("_")[0] + "_" + p.stem.split("_")[1] for p in EXAMPLES}
-    assert {"000_E11", "000_E16a", "004_E11", "004_E12", "004_E13a", "004_E13b", "004_E13c", "004_E14",
-            "004_E15", "004_E16", "004_E17", "004_E18"} <= names
+    assert {
+        "000_E11",
+        "000_E16a",
+        "004_E11",
+        "004_E12",
+        "004_E13a",
+        "004_E13b",
+        "004_E13c",
+        "004_E14",
+        "004_E15",
+        "004_E16",
+        "004_E17",
+        "004_E18",
+    } <= names
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -76,9 +76,17 @@ def test_enumeration_counts(by_category):
     # Ace-King: no pair, not a straight or flush, an ace and a king: 164 rank sets (C(11,3) less A-K-Q-J-10)
     # with 4^5 - 4 suitings each.
     assert counts == {
-        "royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108,
-        "straight": 10200, "three_of_a_kind": 54912, "two_pairs": 123552, "pair": 1098240,
-        "ace_king": (comb(11, 3) - 1) * 1020, "no_game": 1302540 - (comb(11, 3) - 1) * 1020,
+        "royal_flush": 4,
+        "straight_flush": 36,
+        "four_of_a_kind": 624,
+        "full_house": 3744,
+        "flush": 5108,
+        "straight": 10200,
+        "three_of_a_kind": 54912,
+        "two_pairs": 123552,
+        "pair": 1098240,
+        "ace_king": (comb(11, 3) - 1) * 1020,
+        "no_game": 1302540 - (comb(11, 3) - 1) * 1020,
     }
 
 
@@ -95,8 +103,14 @@ def test_random_hands_against_phevaluator(size):
             cat, sig = classify5(cards)
             assert cat == own
             # the significant cards: a pair's 2, two pairs' 4, trips' 3, quads' 4, ace & king's 2, else all 5
-            size_of = {"pair": 2, "two_pairs": 4, "three_of_a_kind": 3, "four_of_a_kind": 4, "ace_king": 2,
-                       "no_game": 0}
+            size_of = {
+                "pair": 2,
+                "two_pairs": 4,
+                "three_of_a_kind": 3,
+                "four_of_a_kind": 4,
+                "ace_king": 2,
+                "no_game": 0,
+            }
             assert len(sig) == size_of.get(cat, 5)
             assert sig <= set(cards)
 
@@ -158,7 +172,9 @@ def test_each_double_of_000_is_found(key):
 def test_doubles_a_better_entry_always_covers():
     # pair + straight flush (51) always comes with straight flush + straight (54); pair + royal (101) with
     # royal + straight (104): the table's lower entries are found but never the best
-    found = {(a.category, b.category) for a, b in itertools.permutations(combos(cards("5h 6h 7h 8h 9h 9s")), 2)}
+    found = {
+        (a.category, b.category) for a, b in itertools.permutations(combos(cards("5h 6h 7h 8h 9h 9s")), 2)
+    }
     assert ("straight_flush", "pair") in found
     assert raise_payout(VERSION_A, cards("5h 6h 7h 8h 9h 9s"), None).odds == 54
     assert raise_payout(VERSION_A, cards("Th Jh Qh Kh Ah As"), None).odds == 104

@@ -27,8 +27,15 @@ DECK = [r + s for r in RANKS for s in SUITS]
 
 
 def play(bets, outcome, variant="A", rulebook="000", game="russian_poker", venue=None, rules=None):
-    doc = {"kind": "round", "rulebook": rulebook, "game": game, "variant": variant, "bets": bets,
-           "outcome": outcome, "venue": venue or ("casino" if rulebook == "000" else "billionaire")}
+    doc = {
+        "kind": "round",
+        "rulebook": rulebook,
+        "game": game,
+        "variant": variant,
+        "bets": bets,
+        "outcome": outcome,
+        "venue": venue or ("casino" if rulebook == "000" else "billionaire"),
+    }
     if rules is not None:
         doc["rules"] = rules
     return compute(doc)
@@ -43,7 +50,11 @@ def side(kind, stake, box=1, **kw):
 
 
 def hand(cards, *actions, box=1):
-    return {"box": box, "cards": cards, "actions": [a if isinstance(a, dict) else {"action": a} for a in actions]}
+    return {
+        "box": box,
+        "cards": cards,
+        "actions": [a if isinstance(a, dict) else {"action": a} for a in actions],
+    }
 
 
 NO_GAME = "Qd 9c 7h 4s 2d"
@@ -54,19 +65,31 @@ AK_DEALER = "As Kd 9c 5s 2c"
 
 
 def test_fold_loses_ante_and_000_bonus_but_004_settles_the_bonus():
-    out = play([ante(), side("bonus", "10.00")], {"dealer": AK_DEALER, "boxes": [hand("4c 5d 6h 7s 8c", "fold")]})
+    out = play(
+        [ante(), side("bonus", "10.00")], {"dealer": AK_DEALER, "boxes": [hand("4c 5d 6h 7s 8c", "fold")]}
+    )
     assert [b["payout"] for b in out["bets"]] == ["0.00", "0.00"]
     rules = copy.deepcopy(RUSSIAN_004)
     rules["bonus"]["jackpot_share"] = {"straight_flush": "1/10", "royal_flush": "1/2"}
-    out = play([ante(), side("bonus", "10.00")], {"dealer": AK_DEALER, "boxes": [hand("4c 5d 6h 7h 8c", "fold")]},
-               "standard", "004", rules=rules)
+    out = play(
+        [ante(), side("bonus", "10.00")],
+        {"dealer": AK_DEALER, "boxes": [hand("4c 5d 6h 7h 8c", "fold")]},
+        "standard",
+        "004",
+        rules=rules,
+    )
     assert [b["payout"] for b in out["bets"]] == ["0.00", "410.00"]
 
 
 def test_dealer_no_game_pays_ante_and_returns_raise():
     out = play([ante()], {"dealer": NO_GAME, "boxes": [hand("2c 3c 8h Js Kd", "raise")]})
     bet = out["bets"][0]
-    assert (bet["status"], bet["returned"], bet["winnings"], bet["added_stake"]) == ("won", "300.00", "100.00", "200.00")
+    assert (bet["status"], bet["returned"], bet["winnings"], bet["added_stake"]) == (
+        "won",
+        "300.00",
+        "100.00",
+        "200.00",
+    )
 
 
 def test_tie_keeps_ante_and_raise():
@@ -75,8 +98,13 @@ def test_tie_keeps_ante_and_raise():
 
 
 def test_exchange_fee_and_improved_hand():
-    out = play([ante(), side("bonus", "10.00")], {"dealer": AK_DEALER, "boxes": [
-        hand("2h 7d 9h Jh Qh", {"action": "exchange", "out": ["7d"], "in": ["4h"]}, "raise")]})
+    out = play(
+        [ante(), side("bonus", "10.00")],
+        {
+            "dealer": AK_DEALER,
+            "boxes": [hand("2h 7d 9h Jh Qh", {"action": "exchange", "out": ["7d"], "in": ["4h"]}, "raise")],
+        },
+    )
     bet, bonus = out["bets"]
     # flush after the exchange: raise 200 x 5; the fee (100) is kept; the 000 bonus is lost by exchanging
     assert (bet["added_stake"], bet["returned"], bet["winnings"]) == ("300.00", "300.00", "1000.00")
@@ -84,8 +112,14 @@ def test_exchange_fee_and_improved_hand():
 
 
 def test_version_d_declared_bonus_is_paid_after_an_exchange():
-    outcome = {"dealer": AK_DEALER, "boxes": [hand("4c 5d 6h 7s 8c", "declare_bonus",
-                                                   {"action": "exchange", "out": ["4c"], "in": ["9h"]}, "fold")]}
+    outcome = {
+        "dealer": AK_DEALER,
+        "boxes": [
+            hand(
+                "4c 5d 6h 7s 8c", "declare_bonus", {"action": "exchange", "out": ["4c"], "in": ["9h"]}, "fold"
+            )
+        ],
+    }
     out = play([ante(), side("bonus", "10.00")], outcome, "D")
     assert out["bets"][1]["winnings"] == "500.00"
     out = play([ante(), side("bonus", "10.00")], outcome, "A")
@@ -98,8 +132,16 @@ def test_exchange_limit_per_version(variant, allowed):
     dealt = "2c 3d 8h Js Kd"
     incoming = ["3h", "5h", "6h", "Th", "Ah"]
     for n in range(1, 6):
-        out = play([ante()], {"dealer": NO_GAME, "boxes": [hand(
-            dealt, {"action": "exchange", "out": dealt.split()[:n], "in": incoming[:n]}, "raise")]}, variant)
+        out = play(
+            [ante()],
+            {
+                "dealer": NO_GAME,
+                "boxes": [
+                    hand(dealt, {"action": "exchange", "out": dealt.split()[:n], "in": incoming[:n]}, "raise")
+                ],
+            },
+            variant,
+        )
         bet = out["bets"][0]
         if n <= allowed:
             assert "violations" not in bet and bet["added_stake"] == "300.00"
@@ -108,9 +150,20 @@ def test_exchange_limit_per_version(variant, allowed):
 
 
 def test_second_improvement_is_a_violation_and_ignored():
-    out = play([ante()], {"dealer": AK_DEALER, "boxes": [hand(
-        "2h 7d 9h Jh Qh", {"action": "sixth_card", "card": "3h"},
-        {"action": "exchange", "out": ["7d"], "in": ["4h"]}, "raise")]})
+    out = play(
+        [ante()],
+        {
+            "dealer": AK_DEALER,
+            "boxes": [
+                hand(
+                    "2h 7d 9h Jh Qh",
+                    {"action": "sixth_card", "card": "3h"},
+                    {"action": "exchange", "out": ["7d"], "in": ["4h"]},
+                    "raise",
+                )
+            ],
+        },
+    )
     bet = out["bets"][0]
     assert "one exchange or sixth card" in bet["violations"][0]
     assert bet["added_stake"] == "300.00"  # one fee, not two
@@ -121,29 +174,52 @@ def test_second_improvement_is_a_violation_and_ignored():
 
 
 def test_000_buy_game_pair_pays_raise_ante_returned():
-    out = play([ante()], {"dealer": "As Jd 8c 6h 3s", "dealer_replacement": "Jc",
-                          "boxes": [hand("Qs Qh Qd 7c 2d", "raise", "buy_game")]})
+    out = play(
+        [ante()],
+        {
+            "dealer": "As Jd 8c 6h 3s",
+            "dealer_replacement": "Jc",
+            "boxes": [hand("Qs Qh Qd 7c 2d", "raise", "buy_game")],
+        },
+    )
     bet = out["bets"][0]
     assert (bet["returned"], bet["winnings"], bet["added_stake"]) == ("300.00", "600.00", "300.00")
 
 
 def test_000_buy_game_dealer_beats_player():
-    out = play([ante()], {"dealer": "As Jd 8c 6h 3s", "dealer_replacement": "Jc",
-                          "boxes": [hand("5s 5h Td 7c 2d", "raise", "buy_game")]})
+    out = play(
+        [ante()],
+        {
+            "dealer": "As Jd 8c 6h 3s",
+            "dealer_replacement": "Jc",
+            "boxes": [hand("5s 5h Td 7c 2d", "raise", "buy_game")],
+        },
+    )
     assert out["bets"][0]["payout"] == "0.00"
 
 
 def test_000_buy_game_still_no_game_keeps_ante_and_raise():
-    out = play([ante()], {"dealer": "As Jd 8c 6h 3s", "dealer_replacement": "5c",
-                          "boxes": [hand("Qs Qh Qd 7c 2d", "raise", "buy_game")]})
+    out = play(
+        [ante()],
+        {
+            "dealer": "As Jd 8c 6h 3s",
+            "dealer_replacement": "5c",
+            "boxes": [hand("Qs Qh Qd 7c 2d", "raise", "buy_game")],
+        },
+    )
     bet = out["bets"][0]
     assert (bet["status"], bet["payout"], bet["added_stake"]) == ("push", "300.00", "300.00")
 
 
 def test_non_buyers_are_paid_ante_while_buyers_play_the_new_hand():
-    out = play([ante(), ante(box=2)], {
-        "dealer": "As Jd 8c 6h 3s", "dealer_replacement": "Jc",
-        "boxes": [hand("Qs Qh Qd 7c 2d", "raise", "buy_game"), hand("Kc Kh 9d 4c 2h", "raise", box=2)]})
+    out = play(
+        [ante(), ante(box=2)],
+        {
+            "dealer": "As Jd 8c 6h 3s",
+            "dealer_replacement": "Jc",
+            "boxes": [hand("Qs Qh Qd 7c 2d", "raise", "buy_game"), hand("Kc Kh 9d 4c 2h", "raise", box=2)],
+        },
+    )
     assert [b["winnings"] for b in out["bets"]] == ["600.00", "100.00"]
 
 
@@ -162,23 +238,32 @@ def test_bought_game_needs_the_replacement_card():
 # ----------------------------------------------------------------------------------- insurance
 
 
-@pytest.mark.parametrize("amount, ok", [("99.00", False), ("100.00", True), ("500.00", True), ("500.01", False)])
+@pytest.mark.parametrize(
+    "amount, ok", [("99.00", False), ("100.00", True), ("500.00", True), ("500.01", False)]
+)
 def test_000_insurance_range(amount, ok):
-    out = play([ante(), side("insurance", amount)],
-               {"dealer": NO_GAME, "boxes": [hand("2h 6h 9h Jh Qh", "raise")]})
+    out = play(
+        [ante(), side("insurance", amount)], {"dealer": NO_GAME, "boxes": [hand("2h 6h 9h Jh Qh", "raise")]}
+    )
     ins = out["bets"][1]
     assert ("violations" not in ins) == ok
     assert ins["status"] == ("won" if ok else "void")
 
 
 def test_insurance_needs_three_of_a_kind():
-    out = play([ante(), side("insurance", "100.00")], {"dealer": NO_GAME, "boxes": [hand("2h 2c 9h Jh Qh", "raise")]})
+    out = play(
+        [ante(), side("insurance", "100.00")], {"dealer": NO_GAME, "boxes": [hand("2h 2c 9h Jh Qh", "raise")]}
+    )
     assert "three of a kind" in out["bets"][1]["violations"][0] and out["bets"][1]["payout"] == "100.00"
 
 
 def test_004_dark_box_cannot_fold_or_insure():
-    out = play([ante(dark=True), side("insurance", "100.00")],
-               {"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", "fold")]}, "standard", "004")
+    out = play(
+        [ante(dark=True), side("insurance", "100.00")],
+        {"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", "fold")]},
+        "standard",
+        "004",
+    )
     bet, ins = out["bets"]
     assert "cannot fold" in bet["violations"][0] and bet["winnings"] == "600.00"
     assert "dark box" in ins["violations"][0] and ins["payout"] == "100.00"
@@ -187,16 +272,28 @@ def test_004_dark_box_cannot_fold_or_insure():
 # ----------------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("outcome, field", [
-    ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d")]}, "outcome.boxes[0].actions"),
-    ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c As", "raise")]}, "outcome.boxes[0].cards"),
-    ({"dealer": "As Kd 9c 5s", "boxes": [hand("Qs Qh Qd 7c 2d", "raise")]}, "outcome.dealer"),
-    ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", {"action": "exchange", "out": ["3c"], "in": ["4c"]},
-                                          "raise")]}, "outcome.boxes[0].actions[0].out"),
-    ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", {"action": "double"})]},
-     "outcome.boxes[0].actions[0].action"),
-    ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", "raise", box=2)]}, "outcome.boxes"),
-])
+@pytest.mark.parametrize(
+    "outcome, field",
+    [
+        ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d")]}, "outcome.boxes[0].actions"),
+        ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c As", "raise")]}, "outcome.boxes[0].cards"),
+        ({"dealer": "As Kd 9c 5s", "boxes": [hand("Qs Qh Qd 7c 2d", "raise")]}, "outcome.dealer"),
+        (
+            {
+                "dealer": AK_DEALER,
+                "boxes": [
+                    hand("Qs Qh Qd 7c 2d", {"action": "exchange", "out": ["3c"], "in": ["4c"]}, "raise")
+                ],
+            },
+            "outcome.boxes[0].actions[0].out",
+        ),
+        (
+            {"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", {"action": "double"})]},
+            "outcome.boxes[0].actions[0].action",
+        ),
+        ({"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", "raise", box=2)]}, "outcome.boxes"),
+    ],
+)
 def test_malformed_outcomes(outcome, field):
     with pytest.raises(EngineError) as err:
         play([ante()], outcome)
@@ -218,8 +315,12 @@ def test_bad_bets():
 
 def test_004_bonus_needs_the_jackpot_shares():
     with pytest.raises(EngineError) as err:
-        play([ante(), side("bonus", "10.00")], {"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", "raise")]},
-             "standard", "004")
+        play(
+            [ante(), side("bonus", "10.00")],
+            {"dealer": AK_DEALER, "boxes": [hand("Qs Qh Qd 7c 2d", "raise")]},
+            "standard",
+            "004",
+        )
     assert err.value.field == "rules.bonus.jackpot_share.straight_flush"
 
 
@@ -234,14 +335,24 @@ def test_004_bonus_jackpot_share_and_limits():
     out = play([ante(), side("bonus", "100.01")], outcome, "standard", "004", rules=rules)
     assert out["bets"][1]["status"] == "void"
     with pytest.raises(EngineError) as err:
-        play([ante(), side("bonus", "10.00")], {**outcome, "bonus_jackpot": None}, "standard", "004", rules=rules)
+        play(
+            [ante(), side("bonus", "10.00")],
+            {**outcome, "bonus_jackpot": None},
+            "standard",
+            "004",
+            rules=rules,
+        )
     assert err.value.field == "outcome.bonus_jackpot"
 
 
 def test_casino_limit_voids_the_excess_and_the_raise_follows_the_valid_ante():
     out = play([ante("8000.00")], {"dealer": AK_DEALER, "boxes": [hand("2h 6h 9h Jh Qh", "raise")]})
     bet = out["bets"][0]
-    assert (bet["valid_stake"], bet["voided_excess"], bet["added_stake"]) == ("7000.00", "1000.00", "14000.00")
+    assert (bet["valid_stake"], bet["voided_excess"], bet["added_stake"]) == (
+        "7000.00",
+        "1000.00",
+        "14000.00",
+    )
     assert bet["winnings"] == "70000.00" and bet["payout"] == "92000.00"
 
 
@@ -254,16 +365,34 @@ def test_novo_express_bonus_rules():
     assert "mandatory" in out["bets"][0]["violations"][0]
     out = play([ante("50.00"), side("express_bonus", "40.00")], outcome, "standard", "004", "novo_poker")
     assert out["bets"][1]["status"] == "void"
-    out = play([ante("50.00", player="P1"), side("express_bonus", "50.00", player="P1"),
-                {"type": "bonus", "stake": "10.00", "on": 1, "player": "P1"}], outcome, "standard", "004", "novo_poker")
+    out = play(
+        [
+            ante("50.00", player="P1"),
+            side("express_bonus", "50.00", player="P1"),
+            {"type": "bonus", "stake": "10.00", "on": 1, "player": "P1"},
+        ],
+        outcome,
+        "standard",
+        "004",
+        "novo_poker",
+    )
     assert "own box" in out["bets"][2]["violations"][0]
 
 
-@pytest.mark.parametrize("cards, expected", [
-    ("2h 5d 9h Jd Kh", "five_same_colour"), ("Ac Kd Qh 5s 2c", "ace_king_queen"), ("7c 7d 7h 2s 9c", "three_of_a_kind"),
-    ("4c 5d 6h 7s 8c", "straight"), ("2c 5c 9c Jc Kc", "flush"), ("8c 8d 8h 2s 2c", "full_house"),
-    ("Jc Jd Qs Kh Kd", "five_pictures"), ("Jc Jd Js Jh Kd", "four_of_a_kind"), ("9c 9d 5h 2s 3c", None),
-])
+@pytest.mark.parametrize(
+    "cards, expected",
+    [
+        ("2h 5d 9h Jd Kh", "five_same_colour"),
+        ("Ac Kd Qh 5s 2c", "ace_king_queen"),
+        ("7c 7d 7h 2s 9c", "three_of_a_kind"),
+        ("4c 5d 6h 7s 8c", "straight"),
+        ("2c 5c 9c Jc Kc", "flush"),
+        ("8c 8d 8h 2s 2c", "full_house"),
+        ("Jc Jd Qs Kh Kd", "five_pictures"),
+        ("Jc Jd Js Jh Kd", "four_of_a_kind"),
+        ("9c 9d 5h 2s 3c", None),
+    ],
+)
 def test_novo_bonus_categories(cards, expected):
     assert novo_bonus_hand(NOVO_004["novo_bonus_table"], parse_cards(cards, "x")) == expected
 
@@ -277,16 +406,26 @@ def test_paytable_max_win_and_the_cap():
     # 000-casino Ambiguity 10(a): the casino's 7 000 box maximum times the 5 000:1 bonus exceeds the cap
     assert Decimal(7000) * Decimal(top["bonus"].numerator) == Decimal(35_000_000) > Decimal(5_000_000)
     assert paytable_max_win(RUSSIAN_004)["bonus"] == "jackpot share"
-    changed = {**VERSIONS_000["A"], "double_table": {**VERSIONS_000["A"]["double_table"],
-                                                     "royal_flush+straight_flush": "200"}}
+    changed = {
+        **VERSIONS_000["A"],
+        "double_table": {**VERSIONS_000["A"]["double_table"], "royal_flush+straight_flush": "200"},
+    }
     assert paytable_max_win(changed)["ante"] == 400
 
 
 def test_rule_data_drives_the_payout():
     rules = copy.deepcopy(VERSIONS_000["A"])
     rules["raise_table"]["flush"] = "6"
-    doc = {"kind": "round", "rulebook": "000", "venue": "casino", "game": "russian_poker", "variant": "A",
-           "rules": rules, "bets": [ante()], "outcome": {"dealer": AK_DEALER, "boxes": [hand("2h 6h 9h Jh Qh", "raise")]}}
+    doc = {
+        "kind": "round",
+        "rulebook": "000",
+        "venue": "casino",
+        "game": "russian_poker",
+        "variant": "A",
+        "rules": rules,
+        "bets": [ante()],
+        "outcome": {"dealer": AK_DEALER, "boxes": [hand("2h 6h 9h Jh Qh", "raise")]},
+    }
     assert compute(doc)["bets"][0]["winnings"] == "1200.00"
 
 
@@ -297,8 +436,11 @@ ENGINE = {(e.rulebook, e.game): e for e in ENGINES}
 
 def settle_raise(engine, variant, stake, player, dealer):
     bets = [Bet(0, "ante", stake, box=1), Bet(1, "bonus", Decimal("5.00"), box=1)]
-    outcome = {"dealer": dealer, "boxes": [{"box": 1, "cards": player, "actions": [{"action": "raise"}]}],
-               "bonus_jackpot": "1000.00"}
+    outcome = {
+        "dealer": dealer,
+        "boxes": [{"box": 1, "cards": player, "actions": [{"action": "raise"}]}],
+        "bonus_jackpot": "1000.00",
+    }
     return engine.settle(variant, bets, outcome)
 
 
@@ -315,7 +457,10 @@ VARIANTS.append((("004", "russian_poker"), R004))
 def test_higher_hand_never_pays_less_and_money_is_conserved(deal, stake, which):
     key, variant = which
     dealer, a, b = deal
-    ra, rb = settle_raise(ENGINE[key], variant, stake, a, dealer), settle_raise(ENGINE[key], variant, stake, b, dealer)
+    ra, rb = (
+        settle_raise(ENGINE[key], variant, stake, a, dealer),
+        settle_raise(ENGINE[key], variant, stake, b, dealer),
+    )
     for results in (ra, rb):
         for r in results:
             assert r.returned >= 0 and r.winnings >= 0
