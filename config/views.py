@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
@@ -59,3 +61,11 @@ def healthz(request):
     status = {"database": _database_status(), "broker": _broker_status()}
     healthy = status["database"] == "ok" and status["broker"] in ("ok", "eager")
     return JsonResponse({"status": "ok" if healthy else "error", **status}, status=200 if healthy else 503)
+
+
+def page_not_found(request, exception):
+    """404: a JSON error body under /api/ (the API's error shape, compliance/api_errors.py), for a path
+    that matches no route (e.g. /api/v1/draws/abc/), and Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "not_found", "detail": _("Not found.")}, status=404)
+    return defaults.page_not_found(request, exception)

@@ -1,20 +1,23 @@
 """Draw pipeline API (thin: serializers validate, services change, selectors read).
 
 Refusals: 409 when the draw's state does not allow the step, 403 when the four-eyes rule is broken,
-400 for invalid input; the body is {"detail": message, "code": ...}.
+400 for invalid input; the services raise and the API's one exception handler answers
+{"code": ..., "detail": message} (compliance/api_errors.py).
 """
 
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.generics import ListAPIView, RetrieveAPIView
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from compliance.api_errors import error_responses, register_api_error
 
 from . import serializers as s
 from . import services
@@ -22,12 +25,15 @@ from .models import Draw, RetailImport
 from .selectors import WinnerFilter, winners_page
 
 
-def _refusal(exc: services.DrawError) -> Response:
+def _refusal(exc: services.DrawError) -> tuple[int, dict]:
     if isinstance(exc, services.FourEyesError):
-        return Response({"detail": exc.message, "code": "four_eyes"}, status=status.HTTP_403_FORBIDDEN)
+        return status.HTTP_403_FORBIDDEN, {"code": "four_eyes", "detail": exc.message}
     if isinstance(exc, services.DrawStateError):
-        return Response({"detail": exc.message, "code": "draw_state"}, status=status.HTTP_409_CONFLICT)
-    return Response({"detail": exc.message, "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+        return status.HTTP_409_CONFLICT, {"code": "draw_state", "detail": exc.message}
+    return status.HTTP_400_BAD_REQUEST, {"code": "invalid", "detail": exc.message}
+
+
+register_api_error(services.DrawError, _refusal)
 
 
 class DrawListAPI(ListAPIView):
@@ -37,12 +43,18 @@ class DrawListAPI(ListAPIView):
     serializer_class = s.DrawSerializer
 
     def get_queryset(self):
+        flt = s.DrawFilterSerializer(data=self.request.query_params)
+        flt.is_valid(raise_exception=True)
         qs = Draw.objects.select_related("game", "ruleset")
-        if game := self.request.query_params.get("game"):
+        if game := flt.validated_data.get("game"):
             qs = qs.filter(game__code=game)
-        if state := self.request.query_params.get("state"):
+        if state := flt.validated_data.get("state"):
             qs = qs.filter(state=state)
         return qs
+
+    @extend_schema(parameters=[s.DrawFilterSerializer])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     @extend_schema(request=s.DrawScheduleSerializer, responses={201: s.DrawSerializer})
     def post(self, request):
@@ -50,10 +62,7 @@ class DrawListAPI(ListAPIView):
             raise PermissionDenied("Scheduling a draw needs lottery.manage_draw.")
         form = s.DrawScheduleSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        try:
-            draw = services.draw_schedule(actor=request.user, request=request, **form.validated_data)
-        except services.DrawError as exc:
-            return _refusal(exc)
+        draw = services.draw_schedule(actor=request.user, request=request, **form.validated_data)
         return Response(s.DrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
 
@@ -77,10 +86,7 @@ class _DrawStep(APIView):
             form = self.request_serializer(data=request.data)
             form.is_valid(raise_exception=True)
             data = form.validated_data
-        try:
-            self.step(draw, dict(data))
-        except services.DrawError as exc:
-            return _refusal(exc)
+        self.step(draw, dict(data))
         draw.refresh_from_db()
         return Response(s.DrawDetailSerializer(draw).data)
 
@@ -191,11 +197,8 @@ class RetailImportUploadAPI(APIView):
         form = s.RetailUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         upload = form.validated_data["file"]
-        try:
-            record = retail_import(actor=request.user, draw=draw, stream=upload.file, file_name=upload.name,
-                                   request=request)
-        except services.DrawError as exc:
-            return _refusal(exc)
+        record = retail_import(actor=request.user, draw=draw, stream=upload.file, file_name=upload.name,
+                               request=request)
         code = status.HTTP_201_CREATED if record.state == RetailImport.State.DONE else status.HTTP_422_UNPROCESSABLE_ENTITY
         return Response(s.RetailImportSerializer(record).data, status=code)
 
@@ -213,33 +216,23 @@ class WinnersAPI(APIView):
     permission_required = "lottery.view_winning"
 
     @extend_schema(
-        parameters=[OpenApiParameter(n, OpenApiTypes.STR, required=False)
-                    for n in ("class_no", "boosted", "min_prize_cents", "ticket", "order", "after")],
-        responses={200: OpenApiTypes.OBJECT},
+        parameters=[s.WinnersQuerySerializer],
+        responses={200: OpenApiTypes.OBJECT, **error_responses(409, e409="The draw has no settled run")},
     )
     def get(self, request, pk: int):
         from .services.settlement import settled_run
 
         draw = get_object_or_404(Draw, pk=pk)
+        query = s.WinnersQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        q = query.validated_data
         run = settled_run(draw)
         if run is None:
-            return Response({"detail": f"{draw} has no settled run.", "code": "draw_state"}, status=status.HTTP_409_CONFLICT)
-        q = request.query_params
-        try:
-            flt = WinnerFilter(
-                class_no=int(q["class_no"]) if q.get("class_no") else None,
-                boosted={"true": True, "false": False}.get((q.get("boosted") or "").lower()),
-                min_prize_cents=int(q["min_prize_cents"]) if q.get("min_prize_cents") else None,
-                ticket=q.get("ticket", ""), order="prize" if q.get("order") == "prize" else "line",
-            )
-            rows, cursor = winners_page(run, flt, after=q.get("after") or None, limit=min(int(q.get("limit", 100)), 1000))
-        except ValueError:
-            return Response({"detail": "Invalid filter or cursor.", "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
+            raise services.DrawStateError(f"{draw} has no settled run.")
+        flt = WinnerFilter(class_no=q.get("class_no"), boosted=q.get("boosted"),
+                           min_prize_cents=q.get("min_prize_cents"), ticket=q["ticket"], order=q["order"])
+        rows, cursor = winners_page(run, flt, after=q.get("after") or None, limit=q["limit"])
         return Response({"run_version": run.version, "next": cursor, "results": s.WinningSerializer(rows, many=True).data})
-
-
-def _player_refusal(exc) -> Response:
-    return Response(exc.as_dict(), status=exc.status_code)
 
 
 class WagerPlaceAPI(APIView):
@@ -249,9 +242,11 @@ class WagerPlaceAPI(APIView):
 
     permission_required = "lottery.submit_wager"
 
-    @extend_schema(request=s.WagerPlaceSerializer, responses={201: s.WagerSerializer, 200: s.WagerSerializer})
+    @extend_schema(request=s.WagerPlaceSerializer,
+                   responses={201: s.WagerSerializer, 200: s.WagerSerializer,
+                              **error_responses(404, 422, e404="No such player (of the caller's) or draw",
+                                                 e422="Refused by player protection or the ledger")})
     def post(self, request):
-        from players.errors import PlayerError
         from players.models import Player, PlaySession
 
         from .services.wagers import wager_place
@@ -261,18 +256,13 @@ class WagerPlaceAPI(APIView):
         data = form.validated_data
         player = Player.objects.select_related("account").filter(pk=data["player"]).first()
         if player is None:
-            return Response({"detail": "No such player.", "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
+            raise NotFound("No such player.")
         session = PlaySession.objects.filter(pk=data["session"], player=player).first()
         if not Draw.objects.filter(pk=data["draw"]).exists():
-            return Response({"detail": "No such draw.", "code": "not_found"}, status=status.HTTP_404_NOT_FOUND)
-        try:
-            placed = wager_place(actor=request.user, draw=data["draw"], player=player, session=session,
-                                 reference=data["reference"], lines=data["lines"], addons=data.get("addons") or (),
-                                 request=request)
-        except services.DrawError as exc:
-            return _refusal(exc)
-        except PlayerError as exc:
-            return _player_refusal(exc)
+            raise NotFound("No such draw.")
+        placed = wager_place(actor=request.user, draw=data["draw"], player=player, session=session,
+                             reference=data["reference"], lines=data["lines"], addons=data.get("addons") or (),
+                             request=request)
         return Response(s.WagerSerializer(placed.wager).data,
                         status=status.HTTP_200_OK if placed.replayed else status.HTTP_201_CREATED)
 
@@ -312,10 +302,7 @@ class PayoutApproveAPI(APIView):
         from .models import Payout
 
         payout = get_object_or_404(Payout, pk=pk)
-        try:
-            payout = services.payout_approve_large(actor=request.user, payout=payout, request=request)
-        except services.DrawError as exc:
-            return _refusal(exc)
+        payout = services.payout_approve_large(actor=request.user, payout=payout, request=request)
         payout.refresh_from_db()
         return Response(s.PayoutSerializer(payout).data)
 
@@ -329,7 +316,13 @@ class DrawPayoutsAPI(ListAPIView):
     def get_queryset(self):
         from .models import Payout
 
+        flt = s.PayoutFilterSerializer(data=self.request.query_params)
+        flt.is_valid(raise_exception=True)
         qs = Payout.objects.filter(draw_id=self.kwargs["pk"]).order_by("pk")
-        if state := self.request.query_params.get("state"):
+        if state := flt.validated_data.get("state"):
             qs = qs.filter(state=state)
         return qs
+
+    @extend_schema(parameters=[s.PayoutFilterSerializer])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)

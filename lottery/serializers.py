@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from compliance.bounds import BIGINT_MAX, INT_MAX, SMALLINT_MAX
 from compliance.models import Approval
 
-from .models import Draw, DrawMethod, DrawResult, RetailImport, SettlementRun, TierResult
+from .models import (
+    GAME_CHOICES,
+    Draw,
+    DrawMethod,
+    DrawResult,
+    DrawState,
+    Payout,
+    RetailImport,
+    SettlementRun,
+    TierResult,
+)
+
+# A drawn or played number, position or digit: far above any game's range (the game's rules then say
+# what is allowed), low enough that no arithmetic on it can blow up.
+PICK_MAX = 9999
 
 
 class DrawResultSerializer(serializers.ModelSerializer):
@@ -89,13 +105,49 @@ class DrawDetailSerializer(DrawSerializer):
         return TierSerializer(run.tiers.all(), many=True).data if run else []
 
 
+class DrawFilterSerializer(serializers.Serializer):
+    """The draw list's query: ?game=lotto&state=open."""
+
+    game = serializers.ChoiceField(choices=[code for code, _ in GAME_CHOICES], required=False)
+    state = serializers.ChoiceField(choices=DrawState.choices, required=False)
+
+
+class PayoutFilterSerializer(serializers.Serializer):
+    """A draw's payouts: ?state=held|due|paid|retail|failed|superseded."""
+
+    state = serializers.ChoiceField(choices=Payout.State.choices, required=False)
+
+
+class WinnersQuerySerializer(serializers.Serializer):
+    """The winners page's query (keyset pagination: `after` is the `next` of the previous page)."""
+
+    class_no = serializers.IntegerField(min_value=0, max_value=SMALLINT_MAX, required=False)
+    boosted = serializers.BooleanField(required=False, allow_null=True, default=None)
+    min_prize_cents = serializers.IntegerField(min_value=0, max_value=BIGINT_MAX, required=False)
+    ticket = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                   help_text="A retail ticket reference, or channel:reference.")
+    order = serializers.ChoiceField(choices=["line", "prize"], required=False, default="line")
+    after = serializers.RegexField(r"^[0-9]{1,19}(:[0-9]{1,19})?$", required=False, allow_blank=True,
+                                   help_text="The cursor: `next` of the previous page.")
+    limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=100)
+
+    def validate(self, data):
+        after = data.get("after") or ""
+        if after:
+            parts = after.split(":")
+            if len(parts) != (2 if data["order"] == "prize" else 1) or any(int(p) > BIGINT_MAX for p in parts):
+                raise serializers.ValidationError({"after": _("Not a cursor of this order.")})
+        return data
+
+
 class DrawScheduleSerializer(serializers.Serializer):
-    game = serializers.CharField()
-    number = serializers.IntegerField(min_value=1)
+    game = serializers.CharField(max_length=32)
+    number = serializers.IntegerField(min_value=1, max_value=INT_MAX)
     sales_open_at = serializers.DateTimeField()
     sales_close_at = serializers.DateTimeField()
     draw_at = serializers.DateTimeField()
-    jackpot_cents = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    jackpot_cents = serializers.IntegerField(min_value=0, max_value=BIGINT_MAX, required=False, allow_null=True,
+                                             help_text="At most LOTTERY_JACKPOT_MAX_CENTS.")
 
 
 class ResultInputSerializer(serializers.Serializer):
@@ -104,19 +156,21 @@ class ResultInputSerializer(serializers.Serializer):
     numbers + kunkku, Kaikki tai ei mitään numbers + lucky, Tähdenlento numbers + bonus, Synttärit
     date + letter, Jokeri digits, Lomatonni city + number."""
 
-    numbers = serializers.ListField(child=serializers.IntegerField(), required=False)
-    additional = serializers.IntegerField(required=False)
-    stars = serializers.ListField(child=serializers.IntegerField(), required=False)
-    viking = serializers.IntegerField(required=False)
-    plus = serializers.IntegerField(required=False)
-    kunkku = serializers.IntegerField(required=False, help_text="Keno: the Kunkku number, one of the 20.")
-    lucky = serializers.IntegerField(required=False, help_text="Kaikki tai ei mitään: the Onnenapila lucky number.")
+    numbers = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=PICK_MAX), max_length=100,
+                                    required=False)
+    additional = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False)
+    stars = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=PICK_MAX), max_length=100,
+                                    required=False)
+    viking = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False)
+    plus = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False)
+    kunkku = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, help_text="Keno: the Kunkku number, one of the 20.")
+    lucky = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, help_text="Kaikki tai ei mitään: the Onnenapila lucky number.")
     bonus = serializers.CharField(required=False, help_text="Tähdenlento: the drawn bonus token.")
     date = serializers.CharField(required=False, help_text="Synttärit: the drawn date, YYYY-MM-DD.")
     letter = serializers.CharField(required=False, help_text="Synttärit: the drawn letter.")
     digits = serializers.CharField(required=False, help_text="Jokeri: the 7 drawn digits in order, e.g. 0123456.")
     city = serializers.CharField(required=False, help_text="Lomatonni: the drawn city.")
-    number = serializers.IntegerField(required=False, help_text="Lomatonni: the drawn number 1..100.")
+    number = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, help_text="Lomatonni: the drawn number 1..100.")
 
 
 class ResultEntrySerializer(ResultInputSerializer):
@@ -133,7 +187,8 @@ class ReasonSerializer(serializers.Serializer):
 
 
 class JackpotSerializer(serializers.Serializer):
-    jackpot_cents = serializers.IntegerField(min_value=0, allow_null=True)
+    jackpot_cents = serializers.IntegerField(min_value=0, max_value=BIGINT_MAX, allow_null=True,
+                                             help_text="At most LOTTERY_JACKPOT_MAX_CENTS.")
     to_highest_class = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 
@@ -159,23 +214,25 @@ class WinningSerializer(serializers.Serializer):
 
 
 class TuplausSerializer(serializers.Serializer):
-    position = serializers.IntegerField(help_text="1..7")
-    digit = serializers.IntegerField(help_text="0..9")
+    position = serializers.IntegerField(min_value=0, max_value=PICK_MAX, help_text="1..7")
+    digit = serializers.IntegerField(min_value=0, max_value=PICK_MAX, help_text="0..9")
 
 
 class LineInputSerializer(serializers.Serializer):
     """A line; each game uses its own fields (docs/draws.md, "Wagers from sales channels")."""
 
-    numbers = serializers.ListField(child=serializers.IntegerField(), required=False)
-    stars = serializers.ListField(child=serializers.IntegerField(), required=False)
-    viking = serializers.IntegerField(required=False, allow_null=True)
-    plus = serializers.IntegerField(required=False, allow_null=True)
-    stake_cents = serializers.IntegerField()
-    plus_cents = serializers.IntegerField(required=False, default=0)
+    numbers = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=PICK_MAX), max_length=100,
+                                    required=False)
+    stars = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=PICK_MAX), max_length=100,
+                                    required=False)
+    viking = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, allow_null=True)
+    plus = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, allow_null=True)
+    stake_cents = serializers.IntegerField(min_value=0, max_value=INT_MAX)
+    plus_cents = serializers.IntegerField(min_value=0, max_value=INT_MAX, required=False, default=0)
     kunkku = serializers.BooleanField(required=False, help_text="Keno: played as Kunkku-Keno.")
-    king_number = serializers.IntegerField(required=False, allow_null=True,
+    king_number = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, allow_null=True,
                                            help_text="Keno: the designated king number (designated mode only).")
-    lucky = serializers.IntegerField(required=False, allow_null=True,
+    lucky = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, allow_null=True,
                                      help_text="Kaikki tai ei mitään: the Onnenapila lucky number.")
     bonus = serializers.CharField(required=False, allow_null=True, help_text="Tähdenlento: the bonus-draw token.")
     date = serializers.CharField(required=False, help_text="Synttärit: YYYY-MM-DD.")
@@ -183,8 +240,8 @@ class LineInputSerializer(serializers.Serializer):
     digits = serializers.CharField(required=False, help_text="Jokeri: 7 digits, e.g. 0123456.")
     tuplaus = TuplausSerializer(required=False, allow_null=True, help_text="Jokeri: the Tuplaus position and digit.")
     city = serializers.CharField(required=False, help_text="Lomatonni: the city.")
-    number = serializers.IntegerField(required=False, allow_null=True, help_text="Lomatonni: the number 1..100.")
-    addon_cents = serializers.IntegerField(required=False, default=0,
+    number = serializers.IntegerField(min_value=0, max_value=PICK_MAX, required=False, allow_null=True, help_text="Lomatonni: the number 1..100.")
+    addon_cents = serializers.IntegerField(min_value=0, max_value=INT_MAX, required=False, default=0,
                                            help_text="The add-on fee: Kunkku, Onnenapila, bonus draw, Tuplaus.")
 
 
@@ -194,9 +251,9 @@ class AddonLineInputSerializer(LineInputSerializer):
 
 class WagerPlaceSerializer(serializers.Serializer):
     reference = serializers.CharField(max_length=64, help_text="Unique per channel: the channel's ticket id.")
-    draw = serializers.IntegerField()
-    player = serializers.IntegerField()
-    session = serializers.IntegerField(help_text="The player's open play session.")
+    draw = serializers.IntegerField(min_value=1, max_value=BIGINT_MAX)
+    player = serializers.IntegerField(min_value=1, max_value=BIGINT_MAX)
+    session = serializers.IntegerField(min_value=1, max_value=BIGINT_MAX, help_text="The player's open play session.")
     lines = LineInputSerializer(many=True)
     addons = AddonLineInputSerializer(
         many=True, required=False,

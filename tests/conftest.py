@@ -80,3 +80,16 @@ def api_client_for(make_staff):
         return api
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: API throttle counts are keyed by user id, and ids are
+    reused after each test's rollback."""
+    from django.conf import settings
+
+    if settings.configured:  # not in the rules engine's tests without Django
+        from django.core.cache import cache
+
+        cache.clear()
+    yield

@@ -90,7 +90,7 @@ def test_registration_never_echoes_the_identifier(channel):
 
 def test_invalid_input_is_a_400_naming_the_fields(channel):
     body = _post(channel, "/api/v1/players/", {**REGISTRATION, "birth_date": "someday", "email": "x"}).json()
-    assert (body["code"], sorted(body["errors"])) == ("invalid", ["birth_date", "email"])
+    assert (body["code"], sorted(body["fields"])) == ("invalid", ["birth_date", "email"])
 
 
 def test_under_age_registration_is_a_422_with_code_and_message(channel):
@@ -255,7 +255,7 @@ def test_time_limit_in_cents_is_a_400(channel, funded):
     response = _post(
         channel, f"/api/v1/players/{funded}/limits/", {"kind": "time", "period": "day", "amount_cents": 5}
     )
-    assert (response.status_code, list(response.json()["errors"])) == (400, ["amount_cents"])
+    assert (response.status_code, list(response.json()["fields"])) == (400, ["amount_cents"])
 
 
 def test_self_exclusion_ends_the_session_and_refuses_stakes(channel, funded, session_id):
