@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.forms.models import model_to_dict
+from django.utils.translation import gettext as _
 
 from .audit import audit_record
 from .models import (
@@ -68,12 +69,64 @@ class AuditedModelAdmin(admin.ModelAdmin):
             self.delete_model(request, obj)
 
 
+class ControlledAdmin(AuditedModelAdmin):
+    """Saving a controlled field (compliance.controls) files a request for a second person instead of
+    changing it; the form's other fields are saved as usual. Rows of a fully controlled model are not
+    added or deleted here."""
+
+    def save_model(self, request, obj, form, change):
+        from .controls import _value, control_change_request, controlled_fields
+
+        fields = controlled_fields(obj)
+        if change and fields:
+            stored = type(obj).objects.get(pk=obj.pk)
+            changed = {f: _value(obj, f) for f in fields if _value(obj, f) != _value(stored, f)}
+            if changed:
+                control_change_request(actor=request.user, obj=stored, changes=changed, request=request)
+                for name in changed:
+                    setattr(obj, obj._meta.get_field(name).attname, _value(stored, name))
+                messages.warning(request, _("The change of %(fields)s waits for a second person's approval "
+                                            "(Approvals).") % {"fields": ", ".join(changed)})
+        super().save_model(request, obj, form, change)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 admin.site.unregister(User)
 
 
 @admin.register(User)
 class AuditedUserAdmin(AuditedModelAdmin, UserAdmin):
-    pass
+    """Staff accounts. No superuser flag or single permissions here (`createsuperuser` is the audited
+    break-glass); adding a role is a request a second person approves, removing one applies at once."""
+
+    fieldsets = (
+        (None, {"fields": ("username", "password")}),
+        (_("Personal info"), {"fields": ("first_name", "last_name", "email")}),
+        (_("Roles"), {"fields": ("is_active", "is_staff", "groups")}),
+        (_("Important dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    readonly_fields = ("is_staff", "last_login", "date_joined")
+    list_display = ("username", "first_name", "last_name", "is_active", "is_staff")
+    list_filter = ("is_active", "is_staff", "groups")
+
+    def save_related(self, request, form, formsets, change):
+        from .controls import role_grant_request
+
+        user = form.instance
+        before = set(user.groups.values_list("name", flat=True)) if change else set()
+        wanted = {g.name for g in form.cleaned_data.get("groups", [])}
+        added = sorted(wanted - before)
+        form.cleaned_data["groups"] = [g for g in form.cleaned_data.get("groups", []) if g.name in before]
+        super().save_related(request, form, formsets, change)
+        if added:
+            role_grant_request(actor=request.user, user=user, roles=added, request=request)
+            messages.warning(request, _("Giving the role(s) %(roles)s waits for a second person's approval "
+                                        "(Approvals).") % {"roles": ", ".join(added)})
 
 
 @admin.register(AuditEvent)
@@ -94,9 +147,30 @@ class AuditEventAdmin(admin.ModelAdmin):
 
 
 @admin.register(ExclusionRegistry)
-class ExclusionRegistryAdmin(AuditedModelAdmin):
+class ExclusionRegistryAdmin(ControlledAdmin):
+    """Switching a registry off or changing its adapter waits for a second person; a new registry may be
+    added (it only adds protection)."""
+
     list_display = ("name", "kind", "jurisdiction", "source", "active", "last_updated")
     list_filter = ("kind", "active")
+
+    def has_add_permission(self, request):
+        return admin.ModelAdmin.has_add_permission(self, request)
+
+
+def _controlled_beat_admin() -> None:
+    """Regulated jobs (compliance.schedules) are switched off or retimed only with a second person."""
+    from django_celery_beat.admin import PeriodicTaskAdmin
+    from django_celery_beat.models import PeriodicTask
+
+    class ControlledPeriodicTaskAdmin(ControlledAdmin, PeriodicTaskAdmin):
+        actions = []  # the bulk enable/disable/run actions would bypass the request
+
+    admin.site.unregister(PeriodicTask)
+    admin.site.register(PeriodicTask, ControlledPeriodicTaskAdmin)
+
+
+_controlled_beat_admin()
 
 
 @admin.register(ExclusionEntry)

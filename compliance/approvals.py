@@ -84,7 +84,7 @@ def kind_permission(kind: str) -> str:
 
 
 def may_decide(user, approval: Approval) -> bool:
-    """Whether `user` may decide this request (never their own)."""
+    """Whether `user` may decide this request (never their own, nor one of whoever shaped their account)."""
     permission = kind_permission(approval.kind)
     needed = ["compliance.decide_approval", *([permission] if permission else [])]
     return (
@@ -92,7 +92,14 @@ def may_decide(user, approval: Approval) -> bool:
         and user.pk != approval.requested_by_id
         and approval.state == Approval.State.REQUESTED
         and user.has_perms(needed)
+        and not (approval.requested_by_id and _shaped_by(user, approval.requested_by))
     )
+
+
+def _shaped_by(decider, requester) -> bool:
+    from .controls import shaped_by  # controls registers its own approval kinds with this module
+
+    return shaped_by(decider, requester)
 
 
 def may_reject(approval: Approval) -> bool:
@@ -184,6 +191,11 @@ def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "",
     if actor.pk == approval.requested_by_id:
         raise FourEyesError(
             "Four-eyes rule: you asked for this yourself, so a different person must approve or reject it."
+        )
+    if approval.requested_by_id and _shaped_by(actor, approval.requested_by):
+        raise FourEyesError(
+            "Four-eyes rule: the person who asked created this account or set its roles, password or second "
+            "factor, so this account may never decide their requests; another person must decide."
         )
     registered = _KINDS.get(approval.kind)
     if registered is not None and registered.permission and not actor.has_perm(registered.permission):

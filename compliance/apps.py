@@ -9,6 +9,7 @@ class ComplianceConfig(AppConfig):
     def ready(self) -> None:
         from . import (  # noqa: F401  (auditing receivers; approval handlers)
             checks,  # noqa: F401  (system checks of the production settings)
+            controls,
             registry_services,
             signals,
         )

@@ -304,7 +304,12 @@ class Approval(models.Model):
         verbose_name = _("approval")
         verbose_name_plural = _("approvals")
         ordering = ["-requested_at", "-pk"]
-        permissions = [("decide_approval", "Can approve or reject another person's request")]
+        permissions = [
+            ("decide_approval", "Can approve or reject another person's request"),
+            ("approve_role_grant", "Can approve giving a staff member a role"),
+            ("approve_control_change", "Can approve a change of a control (registry switch, operator limit, "
+             "regulated job schedule)"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(decided_by__isnull=True) | ~models.Q(decided_by=models.F("requested_by")),

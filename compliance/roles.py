@@ -79,6 +79,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "compliance.view_compliance_dashboard", "compliance.view_registryimport", "compliance.import_registry",
         "compliance.add_exclusionentry", "compliance.change_exclusionentry", "compliance.view_registrycall",
         "compliance.view_approval", "compliance.decide_approval", "compliance.view_report", "compliance.add_report",
+        # Second person for staff roles and control switches (compliance.controls).
+        "compliance.approve_role_grant", "compliance.approve_control_change",
     ],
     # The calculator changes nothing, so the read-only role may use it to check published prizes.
     AUDITOR: [*STAFF, "lottery.use_prize_calculator"],

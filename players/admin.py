@@ -1,11 +1,14 @@
-"""Django admin for the players app: the operator's mandatory limits are edited here (audited);
-everything else is read-only, because it changes only through the services (docs/players.md)."""
+"""Django admin for the players app: a change of the operator's mandatory limits made here is a request
+that a second person approves (compliance.controls); channels are created here; everything else is
+read-only, because it changes only through the services (docs/players.md)."""
 
 from django.contrib import admin
 
-from compliance.admin import AuditedModelAdmin
+from compliance.admin import AuditedModelAdmin, ControlledAdmin
+from compliance.controls import register_control
 
 from .models import (
+    Channel,
     GameAccount,
     LedgerEntry,
     OperatorLimit,
@@ -29,8 +32,27 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+register_control("players.operatorlimit", fields=("kind", "period", "amount_cents", "minutes", "active"),
+                 permission="compliance.approve_control_change")
+
+
+@admin.register(Channel)
+class ChannelAdmin(AuditedModelAdmin):
+    """A channel is bound to its API user once; its prize limit changes only through an approval
+    (`players.services.channel_prize_limit_request`)."""
+
+    list_display = ("code", "name", "user", "prize_limit_cents", "active", "created_at")
+    readonly_fields = ("prize_limit_cents", "created_at")
+
+    def get_readonly_fields(self, request, obj=None):
+        return (*self.readonly_fields, "code", "user") if obj else self.readonly_fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(OperatorLimit)
-class OperatorLimitAdmin(AuditedModelAdmin):
+class OperatorLimitAdmin(ControlledAdmin):
     list_display = ("kind", "period", "amount_cents", "minutes", "active", "note")
     list_filter = ("kind", "period", "active")
 
