@@ -166,3 +166,21 @@ def shaped_by(decider, requester) -> bool:
     return AuditEvent.objects.filter(
         actor_id=requester.pk, object_type=user_label, object_id=str(decider.pk), action__in=SHAPING_ACTIONS
     ).exists()
+
+
+# --- Break glass ----------------------------------------------------------------------------------------
+
+
+def _audit_superuser(sender, instance, created, **kwargs) -> None:
+    """A superuser bypasses every permission, so one made anywhere (`createsuperuser`, the shell) is a
+    significant event: `createsuperuser` stays as the audited break-glass (issue 14 item 2)."""
+    if not instance.is_superuser:
+        return
+    if not created and AuditEvent.objects.filter(action="auth.superuser_created", object_id=str(instance.pk),
+                                                 object_type=instance._meta.label_lower).exists():
+        return
+    audit_record(actor="system:break-glass", action="auth.superuser_created", obj=instance,
+                 after={"username": instance.get_username()}, significant=True)
+
+
+models.signals.post_save.connect(_audit_superuser, sender=get_user_model(), dispatch_uid="compliance.superuser")

@@ -27,7 +27,7 @@ from compliance.tokens import token_issue
 from . import rules, services
 from .errors import PlayerError
 from .identity import identifier_hash
-from .models import OperatorLimit, Person, Player
+from .models import Channel, OperatorLimit, Person, Player
 
 ACTOR = "system:seed_demo"
 REGISTRY = "Demo exclusion register"
@@ -41,7 +41,7 @@ PEOPLE = [
 ]
 
 
-def _register(first, last, birth, individual, email) -> tuple[Player, str, bool]:
+def _register(first, last, birth, individual, email, channel) -> tuple[Player, str, bool]:
     hetu = rules.finnish_id(birth, individual)
     existing = (
         Person.objects.filter(national_id_hash=identifier_hash(hetu, "FI")).select_related("player").first()
@@ -50,6 +50,7 @@ def _register(first, last, birth, individual, email) -> tuple[Player, str, bool]
         return existing.player, hetu, False
     player = services.player_register(
         actor=ACTOR,
+        channel=channel,
         first_name=first,
         last_name=last,
         birth_date=birth,
@@ -84,7 +85,8 @@ def _import_register(registry: ExclusionRegistry, hetu: str) -> None:
                     note="File checked against the register keeper's checksum (demo)")
 
 
-def _channel_user() -> str:
+def _channel_user():
+    """The demo channel `web` and its API user `channel`; returns (channel, a fresh token)."""
     user, created = get_user_model().objects.get_or_create(
         username="channel", defaults={"first_name": "Demo", "last_name": "Channel"}
     )
@@ -93,11 +95,14 @@ def _channel_user() -> str:
         user.save()
         audit_record(actor=ACTOR, action="auth.user_created", obj=user, after={"username": user.username})
     staff_set_roles(actor=ACTOR, user=user, roles=[roles.SALES_CHANNEL])
-    return token_issue(actor=ACTOR, user=user, revoke_others=True)
+    channel = Channel.objects.filter(user=user).first() or services.channel_create(
+        actor=ACTOR, user=user, code="web", name="Demo web shop"
+    )
+    return channel, token_issue(actor=ACTOR, user=user, revoke_others=True)
 
 
 def seed(stdout) -> None:
-    token = _channel_user()
+    channel, token = _channel_user()
     for kind, period, cents in (("loss", "day", 500_00), ("loss", "month", 2_000_00)):
         OperatorLimit.objects.get_or_create(
             kind=kind, period=period, defaults={"amount_cents": cents, "note": "demo mandatory limit"}
@@ -108,7 +113,7 @@ def seed(stdout) -> None:
     now = timezone.now()
     created = []
     for key, first, last, birth, individual, email in PEOPLE:
-        player, hetu, new = _register(first, last, birth, individual, email)
+        player, hetu, new = _register(first, last, birth, individual, email, channel)
         if not new:
             continue
         created.append(f"{first} {last}")
