@@ -288,8 +288,12 @@ class JackpotView(DrawActionView):
     done_message = gettext_lazy("The jackpot of %(draw)s is recorded.")
 
     def perform(self, draw, form):
-        services.draw_set_jackpot(actor=self.request.user, draw=draw, jackpot_cents=form.jackpot_cents(),
-                                  to_highest_class=form.cleaned_data["to_highest_class"], request=self.request)
+        draw = services.draw_set_jackpot(actor=self.request.user, draw=draw, jackpot_cents=form.jackpot_cents(),
+                                         to_highest_class=form.cleaned_data["to_highest_class"],
+                                         request=self.request)
+        if draw.jackpot_pending:
+            self.done_message = gettext_lazy("The jackpot of %(draw)s is above the amount one person may set; "
+                                             "it is set when a second person approves it.")
 
 
 class CentralInputsView(DrawActionView):

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Max
@@ -289,10 +290,24 @@ def draw_schedule(
 
 @transaction.atomic
 def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest_class: bool | None = None,
-                     request=None) -> Draw:
+                     approver=None, request=None) -> Draw:
     """Confirm the round's jackpot (§28, §31, §35) and the operator's choice to pay an unwon jackpot
-    in the highest winning class. Possible until the result is confirmed."""
+    in the highest winning class. Possible until the result is confirmed. A jackpot above
+    LOTTERY_JACKPOT_APPROVAL_CENTS is only requested here (`draw.jackpot_pending` is then true) and set
+    when a second person approves it (issue 14 item 8)."""
     draw = _lock(draw)
+    draw.jackpot_pending = False
+    if (jackpot_cents is not None and approver is None
+            and jackpot_cents > settings.LOTTERY_JACKPOT_APPROVAL_CENTS):
+        _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
+        if approval_pending_for(kind=JACKPOT_KIND, obj=draw) is not None:
+            raise DrawStateError(f"A jackpot of {draw} already waits for a second person's approval.")
+        approval_request(actor=actor, kind=JACKPOT_KIND, obj=draw,
+                         payload={"jackpot_cents": jackpot_cents, "to_highest_class": to_highest_class,
+                                  "was": draw.jackpot_cents},
+                         reason=f"Jackpot of {draw}: {jackpot_cents / 100:,.2f} €", request=request)
+        draw.jackpot_pending = True
+        return draw
     _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
     if not draw.has_jackpot:
         raise DrawInputError(f"{draw.game.name} has no jackpot: rule version {draw.ruleset} pays no jackpot class.")
@@ -309,8 +324,25 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
     draw.save(update_fields=["jackpot_cents", "jackpot_to_highest_class", "updated_at"])
     audit_record(actor=actor, action="lottery.jackpot_set", obj=draw, before=before,
                  after={"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class},
-                 request=request)
+                 approver=approver, significant=approver is not None, request=request)
     return draw
+
+
+JACKPOT_KIND = "lottery.jackpot"
+
+
+def _jackpot_approved(approval, *, approver) -> None:
+    draw = Draw.objects.get(pk=int(approval.target_id))
+    p = approval.payload
+    try:
+        draw_set_jackpot(actor=approval.requested_by or approval.requested_by_repr, draw=draw,
+                         jackpot_cents=p["jackpot_cents"], to_highest_class=p.get("to_highest_class"),
+                         approver=approver)
+    except DrawError as exc:
+        raise ApprovalRefused(str(exc)) from None
+
+
+register_approval_handler(JACKPOT_KIND, _jackpot_approved, permission="lottery.manage_draw")
 
 
 CENTRAL_KEYS = ("common_pools", "central", "prize_pool")

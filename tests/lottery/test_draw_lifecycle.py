@@ -342,3 +342,21 @@ def test_a_cancelled_draw_passes_its_rollovers_on(db, enterer):
                             sales_open_at=draw.draw_at, sales_close_at=draw.draw_at + dt.timedelta(days=6))
     draw_cancel(actor=enterer, draw=draw, reason="no draw possible")
     assert Draw.objects.get(pk=following.pk).rollover_in == {"2": 12345}
+
+
+def test_a_jackpot_above_the_approval_amount_waits_for_a_second_person(make_staff, settings):
+    from compliance import roles
+    from compliance.approvals import approval_decide
+    from compliance.models import Approval
+    from lottery import services
+    from tests.factories import DrawFactory
+
+    settings.LOTTERY_JACKPOT_APPROVAL_CENTS = 1_000_000_00
+    draw = DrawFactory(state="open")
+    services.draw_set_jackpot(actor=make_staff(roles.OPERATOR), draw=draw, jackpot_cents=5_000_000_00)
+    draw.refresh_from_db()
+    pending = Approval.objects.get(kind="lottery.jackpot")
+    assert draw.jackpot_cents != 5_000_000_00
+    approval_decide(actor=make_staff(roles.DRAW_SUPERVISOR), approval=pending, approve=True)
+    draw.refresh_from_db()
+    assert draw.jackpot_cents == 5_000_000_00
