@@ -212,6 +212,9 @@ LOTTERY_SETTLEMENT_WORKERS = env.int("LOTTERY_SETTLEMENT_WORKERS", default=2)
 # A payout at or above this many cents waits for its own approval by a second user after the
 # settlement's approval (large wins get a second look before the money moves).
 LOTTERY_LARGE_WIN_CENTS = env.int("LOTTERY_LARGE_WIN_CENTS", default=10_000_000)
+# A jackpot above this (cents) is set only when a second person approves it: an operator mistyping a
+# digit would otherwise change every top prize of the round.
+LOTTERY_JACKPOT_APPROVAL_CENTS = env.int("LOTTERY_JACKPOT_APPROVAL_CENTS", default=2_000_000_000)
 # A running settlement whose worker has not written for this long is presumed dead and may be
 # claimed by another worker; longer than any single chunk or the counting query can take.
 LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=300)

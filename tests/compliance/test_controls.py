@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group
 from compliance import roles
 from compliance.approvals import FourEyesError, approval_decide, approval_request
 from compliance.controls import CONTROL_KIND, ROLE_GRANT_KIND
-from compliance.models import Approval, AuditEvent, ExclusionRegistry
+from compliance.models import Approval, AuditEvent
 from tests.factories import ExclusionRegistryFactory
 
 pytestmark = pytest.mark.django_db

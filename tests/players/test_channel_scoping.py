@@ -116,7 +116,6 @@ def test_a_refused_registration_is_a_significant_audit_event(api_client_for, oth
 
 def test_a_wager_of_a_player_of_another_channel_is_not_placed(api_client_for, other_players):
     from tests.factories import DrawFactory
-
     from tests.lottery.game_support import place
 
     draw = DrawFactory()
