@@ -56,7 +56,7 @@ api_v1 = (
         path("", ApiRootView.as_view(), name="root"),
         path("me/", compliance_api.MeAPI.as_view(), name="me"),
         path("audit-events/", compliance_api.AuditEventListAPI.as_view(), name="audit-events"),
-        path("audit-events/<int:pk>/", compliance_api.AuditEventDetailAPI.as_view(), name="audit-event"),
+        path("audit-events/<id:pk>/", compliance_api.AuditEventDetailAPI.as_view(), name="audit-event"),
         *players_api_paths,
         *lottery_api_paths,
     ],

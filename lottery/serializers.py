@@ -55,7 +55,8 @@ class RunSerializer(serializers.ModelSerializer):
 class DrawSerializer(serializers.ModelSerializer):
     game = serializers.CharField(source="game.code")
     ruleset = serializers.CharField(source="ruleset.version")
-    main_draw = serializers.PrimaryKeyRelatedField(read_only=True)
+    main_draw = serializers.IntegerField(source="main_draw_id", read_only=True, allow_null=True,
+                                         help_text="The main draw of an add-on draw; null for a main draw.")
 
     class Meta:
         model = Draw
