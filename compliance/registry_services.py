@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from players.identity import identifier_hash
-from players.rules import normalise_name
+from players.rules import identifier_problem, normalise_name
 
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
@@ -30,6 +30,11 @@ IMPORTABLE_KINDS = {ExclusionRegistry.Kind.NATIONAL, ExclusionRegistry.Kind.FORE
 STAFF_KEPT_KINDS = {ExclusionRegistry.Kind.OPERATOR, ExclusionRegistry.Kind.INSIDER, ExclusionRegistry.Kind.RESTRICTED}
 COLUMNS = ("identifier", "country", "last_name", "first_name", "birth_date", "starts", "ends", "external_id")
 MAX_REPORTED_ERRORS = 200
+# Dates of a register are within these years (a date outside is a typo, or 9999-12-31 meaning "no
+# end", which is written as an empty `ends`).
+LATEST_YEAR_BACK, LATEST_YEAR = 1900, 2999
+# The csv module's default limit (131,072 characters); a longer field is reported, not a crash.
+MAX_FIELD = csv.field_size_limit()
 
 
 class RegistryImportError(Exception):
@@ -61,16 +66,21 @@ class _Times:
         hit = self.cache.get(key)
         if hit is not None:
             return hit
-        if len(text) == 10:
-            day = dt.date.fromisoformat(text)
-            if end:  # "ends" is the last day barred, inclusive: the bar ends at the next local midnight
-                day += dt.timedelta(days=1)
-            value = dt.datetime.combine(day, dt.time(), tzinfo=self.zone)
-        else:
-            value = dt.datetime.fromisoformat(text)
-            if value.tzinfo is None:
-                value = value.replace(tzinfo=self.zone)
-        value = value.astimezone(dt.UTC)
+        try:
+            if len(text) == 10:
+                day = dt.date.fromisoformat(text)
+                if end:  # "ends" is the last day barred, inclusive: the bar ends at the next local midnight
+                    day += dt.timedelta(days=1)
+                value = dt.datetime.combine(day, dt.time(), tzinfo=self.zone)
+            else:
+                value = dt.datetime.fromisoformat(text)
+                if value.tzinfo is None:
+                    value = value.replace(tzinfo=self.zone)
+            value = value.astimezone(dt.UTC)
+        except OverflowError as exc:  # 9999-12-31 as an inclusive end, or an offset past year 9999
+            raise ValueError(text) from exc
+        if not (LATEST_YEAR_BACK <= value.year <= LATEST_YEAR):
+            raise ValueError(text)
         self.cache[key] = value
         return value
 
@@ -89,8 +99,15 @@ def parse_registry_file(data: bytes) -> Parsed:
     except UnicodeDecodeError:
         err(1, "The file is not UTF-8 text.")
         return out
+    if "\x00" in text:
+        err(text.count("\n", 0, text.index("\x00")) + 1, "The line holds a NUL character: the file is not CSV text.")
+        return out
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        err(1, f"The header is not CSV: {exc}.")
+        return out
     if not header:
         err(1, "The file is empty; the first line must name the columns.")
         return out
@@ -107,7 +124,17 @@ def parse_registry_file(data: bytes) -> Parsed:
     idx = {name: header.index(name) for name in COLUMNS if name in header}
     times = _Times()
     width = len(header)
-    for line, raw in enumerate(reader, start=2):
+    seen: dict[tuple, int] = {}
+    line = 1
+    while True:
+        try:
+            raw = next(reader, None)
+        except csv.Error as exc:  # e.g. a field longer than MAX_FIELD characters; the rest cannot be read
+            err(reader.line_num, f"Not CSV: {exc} (at most {MAX_FIELD} characters a field).")
+            break
+        if raw is None:
+            break
+        line = reader.line_num
         if not raw or (len(raw) == 1 and not raw[0].strip()):
             continue
         if len(raw) != width:
@@ -126,8 +153,14 @@ def parse_registry_file(data: bytes) -> Parsed:
         if not identifier and not (last and birth):
             err(line, "Each row needs an identifier, or a last name and a birth date.")
             continue
-        if len(country) != 2 or not country.isalpha():
+        if len(country) != 2 or not country.isascii() or not country.isalpha():
             err(line, f"country {country!r} must be a two-letter code.")
+            continue
+        if birth is not None and not (LATEST_YEAR_BACK <= birth.year <= timezone.localdate().year):
+            err(line, f"birth_date {birth_text!r} is not a possible birth date.")
+            continue
+        if identifier and (problem := identifier_problem(identifier, country)):
+            err(line, f"identifier: {problem}.")
             continue
         try:
             starts = times.at(get("starts"), end=False)
@@ -145,8 +178,15 @@ def parse_registry_file(data: bytes) -> Parsed:
                 err(line, "ends is before starts.")
                 continue
         id_hash = identifier_hash(identifier, country) if identifier else ""
+        name = normalise_name(first, last) if (first or last) else ""
+        # One row per person: the same identifier, or (without one) the same name and birth date.
+        key = ("id", id_hash) if id_hash else ("name", name, birth)
+        if key in seen:
+            err(line, f"row {line} repeats row {seen[key]} (the same {'identifier' if id_hash else 'name and birth date'}).")
+            continue
+        seen[key] = line
         external = get("external_id")[:100]
-        out.rows.append((id_hash, normalise_name(first, last) if (first or last) else "", birth, starts, ends, external))
+        out.rows.append((id_hash, name, birth, starts, ends, external))
     if not out.rows and not out.error_count:
         err(1, "The file has no entries.")
     return out

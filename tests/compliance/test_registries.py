@@ -50,7 +50,7 @@ def test_staged_import_changes_nothing_before_approval(officers, national):
 
 
 def test_approved_import_fills_the_register(officers, national):
-    _import(officers, national, _csv(f"{HETU},FI,2024-01-01,,A1", "SE-123,SE,2024-02-01,2030-12-31,A2"))
+    _import(officers, national, _csv(f"{HETU},FI,2024-01-01,,A1", "811231-1234,SE,2024-02-01,2030-12-31,A2"))
     assert ExclusionEntry.objects.filter(registry=national).count() == 2
 
 
@@ -62,7 +62,7 @@ def test_imported_identifier_matches_the_person_however_typed(officers, national
 
 def test_new_import_replaces_the_previous_one(officers, national):
     _import(officers, national, _csv(f"{HETU},FI,2024-01-01,,A1"))
-    _import(officers, national, _csv("SE-1,SE,2024-01-01,,B1", "SE-2,SE,2024-01-01,,B2"))
+    _import(officers, national, _csv("811231-0001,SE,2024-01-01,,B1", "811231-0002,SE,2024-01-01,,B2"))
     assert sorted(ExclusionEntry.objects.filter(registry=national).values_list("external_id", flat=True)) == [
         "B1", "B2"
     ]
@@ -275,7 +275,7 @@ def test_registries_page_shows_imports_bans_and_calls(officers, national, client
 
 
 def test_import_detail_page_lists_errors_by_line(officers, national, client):
-    batch = _import(officers, national, _csv("X1,FI,not-a-date,,A2"))
+    batch = _import(officers, national, _csv(f"{HETU},FI,not-a-date,,A2"))
     client.force_login(officers[1])
     assert "not-a-date" in client.get(f"/compliance/registries/import/{batch.pk}/").content.decode()
 
