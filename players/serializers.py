@@ -225,6 +225,10 @@ class PlaySessionSerializer(serializers.ModelSerializer):
     reminder_due = serializers.SerializerMethodField()
     next_reminder_at = serializers.DateTimeField(read_only=True)
     reminder = serializers.SerializerMethodField(help_text="The reminder waiting for an answer, if any.")
+    end_reason = serializers.ChoiceField(
+        choices=PlaySession.EndReason.choices, allow_blank=True, read_only=True,
+        help_text="Why the session ended; empty while it is open.",
+    )
 
     class Meta:
         model = PlaySession
