@@ -1,14 +1,31 @@
+import datetime as dt
+
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .bounds import BIGINT_MAX, INT_MAX
 from .selectors import AuditFilter
+
+
+class UTCDateTimeField(forms.DateTimeField):
+    """A date and time with any UTC offset, kept in UTC. Python reads offsets up to ±23:59 while
+    PostgreSQL refuses those beyond ±15:59, and a time at the edge of year 1 or 9999 cannot be moved to
+    UTC: in UTC the first is harmless and the second is a form error, never a 500 (issue 14)."""
+
+    def to_python(self, value):
+        try:
+            result = super().to_python(value)
+            return None if result is None else result.astimezone(dt.UTC)
+        except OverflowError:
+            raise ValidationError(_("Enter a date and time between the years 1 and 9999."), code="invalid") from None
 
 
 class AuditFilterForm(forms.Form):
     """Filter of the audit page and API. Times are in the operator's zone."""
 
-    since = forms.DateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    until = forms.DateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    since = UTCDateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    until = UTCDateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     actor = forms.CharField(label=_("Actor"), required=False, max_length=150)
     # `list`: the suggestions of the audit page's datalists (no script needed).
     action = forms.CharField(label=_("Action"), required=False, max_length=100, help_text=_("Prefix, e.g. auth."),
@@ -65,8 +82,8 @@ class BanForm(forms.Form):
     first_name = forms.CharField(label=_("First name"), required=False, max_length=150)
     last_name = forms.CharField(label=_("Last name"), required=False, max_length=150)
     birth_date = forms.DateField(label=_("Birth date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    starts_at = forms.DateTimeField(label=_("Starts"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    ends_at = forms.DateTimeField(label=_("Ends"), required=False, help_text=_("Empty: until further notice."),
+    starts_at = UTCDateTimeField(label=_("Starts"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    ends_at = UTCDateTimeField(label=_("Ends"), required=False, help_text=_("Empty: until further notice."),
                                   widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     reason = forms.CharField(label=_("Reason"), max_length=255)
 
@@ -93,9 +110,9 @@ class LiftBanForm(forms.Form):
 class ScreeningFilterForm(forms.Form):
     """Filter of the screening log page. Times are in the operator's zone."""
 
-    since = forms.DateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    until = forms.DateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    person = forms.IntegerField(label=_("Person id"), required=False, min_value=1)
+    since = UTCDateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    until = UTCDateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    person = forms.IntegerField(label=_("Person id"), required=False, min_value=1, max_value=BIGINT_MAX)
     name = forms.CharField(label=_("Name"), required=False, max_length=150)
     action = forms.ChoiceField(label=_("Action"), required=False)
     outcome = forms.ChoiceField(
@@ -125,9 +142,9 @@ class ReportForm(forms.Form):
     object_id = forms.CharField(label=_("Object id (audit extract)"), required=False, max_length=64)
     draw = forms.TypedChoiceField(label=_("Settled draw (draw payout report)"), required=False, coerce=int,
                                   empty_value=None)
-    draw_id = forms.IntegerField(label=_("or draw id"), required=False, min_value=1)
+    draw_id = forms.IntegerField(label=_("or draw id"), required=False, min_value=1, max_value=BIGINT_MAX)
     version = forms.IntegerField(label=_("Settlement version (empty: the newest settled)"), required=False,
-                                 min_value=1)
+                                 min_value=1, max_value=INT_MAX)
     game = forms.ChoiceField(label=_("Game (large wins)"), required=False)
 
     # The settled draws offered in the select, newest first; older ones are reached by their id.

@@ -215,6 +215,12 @@ LOTTERY_LARGE_WIN_CENTS = env.int("LOTTERY_LARGE_WIN_CENTS", default=10_000_000)
 # A jackpot above this (cents) is set only when a second person approves it: an operator mistyping a
 # digit would otherwise change every top prize of the round.
 LOTTERY_JACKPOT_APPROVAL_CENTS = env.int("LOTTERY_JACKPOT_APPROVAL_CENTS", default=2_000_000_000)
+# No jackpot is ever set above this (cents), by anyone, approved or not: the jackpots of the games
+# that have one (Lotto, Jokeri; Milli's is capped at 2 M€, §31) stay well below it, and it stops a
+# mistyped or hostile figure (9.2 × 10^18 cents fitted the column) before it reaches the prizes.
+# 50 M€ by default: above LOTTERY_JACKPOT_APPROVAL_CENTS, so that between the two a jackpot is set
+# only with a second person's approval, and above it not at all.
+LOTTERY_JACKPOT_MAX_CENTS = env.int("LOTTERY_JACKPOT_MAX_CENTS", default=5_000_000_000)
 # A running settlement whose worker has not written for this long is presumed dead and may be
 # claimed by another worker; longer than any single chunk or the counting query can take.
 LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=300)

@@ -6,6 +6,7 @@ the permission of its step; a refusal (DrawError) comes back as a message on the
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from django.contrib import messages
@@ -20,6 +21,7 @@ from django.views import View
 from django.views.generic import DetailView, FormView, TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.bounds import INT_MAX, parse_int
 
 from . import forms, services
 from .formats import NUMBER_GAMES, PIPELINE_GAMES
@@ -62,6 +64,9 @@ APPROVAL_STEPS = {
     "lottery.payout": gettext_lazy("Approval of the settlement for payout"),
     "lottery.large_win": gettext_lazy("Approval of a large win"),
 }
+
+# The winners page's cursor: "line" or "prize:line" (ids and cents fit a bigint).
+WINNERS_CURSOR = re.compile(r"[0-9]{1,18}(:[0-9]{1,18})?")
 
 
 class DrawBoardView(StaffPermissionRequired, TemplateView):
@@ -467,9 +472,9 @@ class WinnersView(StaffPermissionRequired, TemplateView):
         ctx = super().get_context_data(**kwargs)
         draw = get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
         run = settled_run(draw)
-        version = self.request.GET.get("run")
-        if version and version.isdigit():
-            run = draw.settlement_runs.filter(version=int(version)).first() or run
+        version = parse_int(self.request.GET.get("run"), maximum=INT_MAX)
+        if version is not None:
+            run = draw.settlement_runs.filter(version=version).first() or run
         if run is None:
             raise Http404("no settled run")
         from .selectors import WinnerFilter
@@ -478,9 +483,11 @@ class WinnersView(StaffPermissionRequired, TemplateView):
         valid = not form.is_bound or form.is_valid()
         flt = form.to_filter() if form.is_bound and valid else WinnerFilter()
         after = self.request.GET.get("after") or None
+        if after and not WINNERS_CURSOR.fullmatch(after):
+            after = None  # a tampered cursor: the first page
         try:
             rows, cursor = winners_page(run, flt, after=after) if valid else ([], None)
-        except ValueError:  # a tampered cursor
+        except ValueError:  # a cursor of the other order
             rows, cursor = [], None
         query = self.request.GET.copy()
         query.pop("after", None)
@@ -496,13 +503,13 @@ class CorrectionReportView(StaffPermissionRequired, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         draw = get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
-        version = self.request.GET.get("run")
+        version = parse_int(self.request.GET.get("run"), maximum=INT_MAX)
         runs = draw.settlement_runs.filter(previous__isnull=False)
-        run = runs.filter(version=int(version)).first() if version and version.isdigit() else runs.order_by("-version").first()
+        run = runs.filter(version=version).first() if version is not None else runs.order_by("-version").first()
         if run is None:
             raise Http404("no corrected settlement")
         after = self.request.GET.get("after")
-        rows, cursor = settlement_diff_winners(run, after=int(after) if after and after.isdigit() else None)
+        rows, cursor = settlement_diff_winners(run, after=parse_int(after))
         ctx.update(draw=draw, run=run, previous=run.previous, classes=settlement_diff_classes(run), rows=rows,
                    cursor=cursor)
         return ctx

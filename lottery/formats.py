@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compliance.bounds import parse_int
+
 from .rules import games
 from .rules.bitmask import picks_to_mask
 from .rules.errors import InvalidResult
@@ -84,8 +86,11 @@ def _ints(value: Any, what: str) -> list[int]:
 
 
 def _int(value: Any, what: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str):
+        number = parse_int(value.strip(), maximum=10**12 - 1, signed=True)
+        if number is None:
+            raise InvalidResult(f"{what}: {value!r} is not a whole number")
+        return number
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidResult(f"{what}: {value!r} is not a whole number")
     return value

@@ -9,8 +9,17 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from compliance.bounds import INT_MAX, SMALLINT_MAX
+
 from .models import GAME_CHOICES, RuleSet
 from .rules.games import MULTIPLIER_GAMES as MULTIPLIER
+from .rules.jsonio import MAX_COUNT
+
+# Euro amounts on the pages: at most 12 digits before the decimal point (below the prize engine's
+# MAX_AMOUNT and, in cents, far below the BigIntegerField columns): a larger figure is a form error.
+AMOUNT_DIGITS = 14
+# A drawn number, position or digit (the game's rules then say what is allowed).
+PICK_MAX = 9999
 
 
 def _amount(value: Any) -> str | None:
@@ -29,9 +38,9 @@ class CalculatorForm(forms.Form):
 
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     ruleset = forms.ModelChoiceField(label=_("Rule version"), queryset=RuleSet.objects.all(), required=False)
-    turnover = forms.DecimalField(label=_("Turnover (€)"), required=False, min_value=0, decimal_places=2)
-    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, decimal_places=2)
-    plussa_turnover = forms.DecimalField(label=_("Plussa turnover (€)"), required=False, min_value=0, decimal_places=2)
+    turnover = forms.DecimalField(label=_("Turnover (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
+    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
+    plussa_turnover = forms.DecimalField(label=_("Plussa turnover (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
     round_json = forms.CharField(
         label=_("Round as JSON"),
         required=False,
@@ -45,12 +54,12 @@ class CalculatorForm(forms.Form):
         self.plussa_classes = plussa_classes or []
         for c in classes or []:
             key = c["class"]
-            self.fields[f"winners_{key}"] = forms.IntegerField(label=_("Winners"), required=False, min_value=0)
+            self.fields[f"winners_{key}"] = forms.IntegerField(label=_("Winners"), required=False, min_value=0, max_value=MAX_COUNT)
             self.fields[f"rollover_{key}"] = forms.DecimalField(
-                label=_("Rollover in (€)"), required=False, min_value=0, decimal_places=2
+                label=_("Rollover in (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2
             )
             if key in self.plussa_classes:
-                self.fields[f"plussa_{key}"] = forms.IntegerField(label=_("Plussa winners"), required=False, min_value=0)
+                self.fields[f"plussa_{key}"] = forms.IntegerField(label=_("Plussa winners"), required=False, min_value=0, max_value=MAX_COUNT)
 
     def class_rows(self) -> list[dict]:
         return [
@@ -71,6 +80,8 @@ class CalculatorForm(forms.Form):
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(_("Not valid JSON: %(msg)s (line %(line)s)"), params={"msg": exc.msg, "line": exc.lineno})
+        except ValueError:  # a number of more than 4,300 digits
+            raise forms.ValidationError(_("Not valid JSON: a number is too long.")) from None
         if not isinstance(data, dict):
             raise forms.ValidationError(_("The round must be a JSON object."))
         return data
@@ -122,11 +133,11 @@ class DrawScheduleForm(forms.Form):
     """Times are entered in the operator's zone (the form's fields are in the current zone)."""
 
     game = forms.ModelChoiceField(label=_("Game"), queryset=None, to_field_name="code")
-    number = forms.IntegerField(label=_("Draw number"), min_value=1)
+    number = forms.IntegerField(label=_("Draw number"), min_value=1, max_value=INT_MAX)
     sales_open_at = forms.DateTimeField(label=_("Sales open"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     sales_close_at = forms.DateTimeField(label=_("Sales close"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     draw_at = forms.DateTimeField(label=_("Draw time"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, decimal_places=2)
+    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
 
     def __init__(self, *args, **kwargs):
         from .models import Game
@@ -147,18 +158,18 @@ class ResultForm(forms.Form):
     own fields (the number games above; Keno, Kaikki tai ei mitään, ... those of `lottery.games`)."""
 
     numbers = forms.CharField(label=_("Numbers"), help_text=_("The main numbers, separated by spaces."))
-    additional = forms.IntegerField(label=_("Additional number"), required=False)
+    additional = forms.IntegerField(label=_("Additional number"), min_value=0, max_value=PICK_MAX, required=False)
     stars = forms.CharField(label=_("Star numbers"), required=False)
-    viking = forms.IntegerField(label=_("Viking number"), required=False)
-    plus = forms.IntegerField(label=_("Plus number"), required=False)
-    kunkku = forms.IntegerField(label=_("Kunkku number"), help_text=_("One of the 20 drawn numbers."))
-    lucky = forms.IntegerField(label=_("Onnenapila lucky number"))
+    viking = forms.IntegerField(label=_("Viking number"), min_value=0, max_value=PICK_MAX, required=False)
+    plus = forms.IntegerField(label=_("Plus number"), min_value=0, max_value=PICK_MAX, required=False)
+    kunkku = forms.IntegerField(label=_("Kunkku number"), min_value=0, max_value=PICK_MAX, help_text=_("One of the 20 drawn numbers."))
+    lucky = forms.IntegerField(label=_("Onnenapila lucky number"), min_value=0, max_value=PICK_MAX)
     bonus = forms.CharField(label=_("Bonus token"), help_text=_("The token of the bonus draw."))
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     letter = forms.CharField(label=_("Letter"), max_length=1)
     digits = forms.CharField(label=_("Digits"), max_length=7, help_text=_("The 7 drawn digits in order, e.g. 0123456."))
     city = forms.CharField(label=_("City"), max_length=100)
-    number = forms.IntegerField(label=_("Number"))
+    number = forms.IntegerField(label=_("Number"), min_value=0, max_value=PICK_MAX)
 
     def __init__(self, *args, game: str = "lotto", **kwargs):
         from .games import CODECS
@@ -206,7 +217,7 @@ class RequiredReasonForm(forms.Form):
 
 
 class JackpotForm(forms.Form):
-    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, decimal_places=2)
+    jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
     to_highest_class = forms.BooleanField(
         label=_("Pay an unwon jackpot in the highest winning class"), required=False
     )
@@ -239,12 +250,12 @@ class RetailImportForm(forms.Form):
 class WinnerFilterForm(forms.Form):
     # Kaikki tai ei mitään has a class 0 (0 correct); Keno and Tähdenlento cells are numbered
     # level * 1000 + hits * 10 + column (docs/draws.md).
-    class_no = forms.IntegerField(label=_("Class"), required=False, min_value=0)
+    class_no = forms.IntegerField(label=_("Class"), required=False, min_value=0, max_value=SMALLINT_MAX)
     boosted = forms.TypedChoiceField(
         label=_("Plussa boosted"), required=False, empty_value=None,
         choices=[("", _("any")), ("1", _("yes")), ("0", _("no"))], coerce=lambda v: v == "1",
     )
-    min_prize = forms.DecimalField(label=_("Prize at least (€)"), required=False, min_value=0, decimal_places=2)
+    min_prize = forms.DecimalField(label=_("Prize at least (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
     ticket = forms.CharField(label=_("Ticket"), required=False, max_length=100,
                              help_text=_("A retail ticket, or channel:reference for an online wager."))
     order = forms.ChoiceField(label=_("Order"), required=False,

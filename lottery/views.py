@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.views.generic import DetailView, ListView, TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.bounds import parse_int
 
 from .forms import MULTIPLIER, CalculatorForm
 from .models import RuleSet
@@ -49,8 +50,8 @@ class PrizeCalculatorView(StaffPermissionRequired, TemplateView):
     template_name = "lottery/calculator.html"
 
     def _ruleset(self, game: str | None, ruleset_id: str | None) -> RuleSet | None:
-        if ruleset_id and ruleset_id.isdigit():
-            found = RuleSet.objects.filter(pk=ruleset_id, game=game).first()
+        if parse_int(ruleset_id) is not None:
+            found = RuleSet.objects.filter(pk=parse_int(ruleset_id), game=game).first()
             if found:
                 return found
         return ruleset_effective(game, timezone.localdate()) if game else None

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from compliance.bounds import parse_int
+
 from ..rules.bitmask import mask_to_picks
 from ..rules.errors import InvalidPicks, InvalidResult, RulesError
 
@@ -67,8 +69,8 @@ def whole(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> int:
         raise error(f"{what}: {value!r} is not a whole number")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) <= 12:
-        return int(value.strip())
+    if isinstance(value, str) and (number := parse_int(value.strip(), maximum=10**12 - 1, signed=True)) is not None:
+        return number
     raise error(f"{what}: {value!r} is not a whole number")
 
 

@@ -133,7 +133,12 @@ def _mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
+MAX_COUNT = 10**12  # winners or lines of one round: far above any game's, small enough to compute with
+
+
 def _count(value: Any, field: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value > MAX_COUNT:
+        raise RoundInputError(field, f"{value} is too large (at most {MAX_COUNT})")
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RoundInputError(field, f"must be a whole number ≥ 0, got {value!r}")
     return value

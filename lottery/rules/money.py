@@ -38,6 +38,11 @@ def to_fraction(value: Decimal | int | str | Fraction) -> Fraction:
     raise TypeError(f"not an exact amount: {value!r}")
 
 
+# No amount of a round reaches this (a thousand billion euros). It keeps every amount, with its
+# decimals, well inside Decimal's 28-digit precision, so quantizing it cannot fail.
+MAX_AMOUNT = Decimal(10) ** 12
+
+
 def parse_amount(
     value: object, field: str, *, max_places: int | None = 2, allow_negative: bool = False
 ) -> Fraction:
@@ -62,6 +67,8 @@ def parse_amount(
         raise RoundInputError(field, f"expected a decimal string in euros, got {type(value).__name__}")
     if not dec.is_finite():
         raise RoundInputError(field, f"{value!r} is not a finite amount")
+    if abs(dec) >= MAX_AMOUNT:
+        raise RoundInputError(field, f"{value} is too large (at most {MAX_AMOUNT - 1:f} euros)")
     if dec < 0 and not allow_negative:
         raise RoundInputError(field, f"must not be negative (got {value})")
     if max_places is not None and dec != dec.quantize(Decimal(1).scaleb(-max_places)):

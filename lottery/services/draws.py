@@ -24,6 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from compliance.approvals import (
     ApprovalRefused,
@@ -36,6 +37,7 @@ from compliance.approvals import (
 )
 from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.audit import audit_record
+from compliance.bounds import INT_MAX
 from compliance.models import Approval
 
 from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
@@ -193,7 +195,7 @@ def games_sync() -> list[Game]:
             "has_additional": bool(fmt.get("additional")),
             "plus_max": fmt.get("plus_max") if params.get("plussa") else None,
         }
-        game, _ = Game.objects.update_or_create(code=code, defaults=values)
+        game, _created = Game.objects.update_or_create(code=code, defaults=values)
         out[code] = game
     for code in MAIN_GAMES_WITH_ADDONS:
         out[code].addons.set([out[a] for a in ADDON_GAMES])
@@ -205,6 +207,18 @@ def games_sync() -> list[Game]:
 # ------------------------------------------------------------------------------------------------
 
 @transaction.atomic
+def _check_jackpot_bounds(jackpot_cents: int | None) -> None:
+    """A jackpot is never negative nor above LOTTERY_JACKPOT_MAX_CENTS, whoever asks (page, API,
+    command) and whatever a second person would approve."""
+    if jackpot_cents is None:
+        return
+    if jackpot_cents < 0:
+        raise DrawInputError(_("The jackpot cannot be negative."))
+    if jackpot_cents > settings.LOTTERY_JACKPOT_MAX_CENTS:
+        raise DrawInputError(_("The jackpot cannot be above %(max)s € (LOTTERY_JACKPOT_MAX_CENTS).")
+                             % {"max": f"{settings.LOTTERY_JACKPOT_MAX_CENTS / 100:,.2f}"})
+
+
 def draw_schedule(
     *,
     actor,
@@ -231,8 +245,9 @@ def draw_schedule(
             raise DrawInputError(f"The {name} time must be a date and time with its zone.")
     if not sales_open_at < sales_close_at <= draw_at:
         raise DrawInputError("Sales must open before they close, and close no later than the draw.")
-    if number is None or int(number) < 1:
-        raise DrawInputError("The draw number must be a whole number from 1 up.")
+    if number is None or not 1 <= int(number) <= INT_MAX:
+        raise DrawInputError(_("The draw number must be a whole number from 1 to %(max)s.") % {"max": f"{INT_MAX:,}"})
+    _check_jackpot_bounds(jackpot_cents)
     if Draw.objects.filter(game=game, number=number).exists():
         raise DrawInputError(f"{game.name} draw #{number} already exists.")
     if jackpot_cents is not None and jackpot_cents < 0:
@@ -295,6 +310,7 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
     in the highest winning class. Possible until the result is confirmed. A jackpot above
     LOTTERY_JACKPOT_APPROVAL_CENTS is only requested here (`draw.jackpot_pending` is then true) and set
     when a second person approves it (issue 14 item 8)."""
+    _check_jackpot_bounds(jackpot_cents)
     draw = _lock(draw)
     draw.jackpot_pending = False
     if (jackpot_cents is not None and approver is None

@@ -32,6 +32,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from compliance.audit import audit_record
+from compliance.bounds import parse_int
 
 from ..formats import NUMBER_GAMES, PIPELINE_GAMES, LineFormat, UnsupportedGame, line_format, parse_line
 from ..models import RETAIL, Draw, DrawState, Line, RetailImport, Wager
@@ -52,6 +53,7 @@ TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 BATCH = 2000
 BATCH_ID_SPAN = 2**32  # ids of a COPY import: batch * 2**32 + row number (see _import_postgresql)
 BLOCK = 1 << 20
+MAX_LINE = csv.field_size_limit()  # 131,072: a longer row cannot be a sales row, and csv would fail on it
 SPLIT_MIN_BYTES = 8 << 20  # PostgreSQL: a file this big streams in two halves, side by side
 IMPORT_STREAMS = 2  # at most this many halves (connections) per import
 
@@ -93,8 +95,9 @@ def _int(value: str) -> int | None:
     value = value.strip()
     if not value:
         return None
-    if value.lstrip("-").isdigit() and len(value) <= 12:
-        return int(value)
+    number = parse_int(value, maximum=10**12 - 1, signed=True)
+    if number is not None:
+        return number
     raise ValueError
 
 
@@ -191,7 +194,8 @@ def sale_errors(draw: Draw, zone, ticket: str, sold_raw: str, terminal: str) -> 
         sold_at = dt.datetime.fromisoformat(sold_raw.strip())
         if timezone.is_naive(sold_at):
             sold_at = timezone.make_aware(sold_at, zone)
-    except ValueError:
+        sold_at = sold_at.astimezone(dt.UTC)  # PostgreSQL refuses offsets beyond ±15:59
+    except (ValueError, OverflowError):
         errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
     if sold_at is not None and not (draw.sales_open_at <= sold_at < draw.sales_close_at):
         errors.append(
@@ -238,17 +242,42 @@ def _records(stream: IO[bytes]) -> Iterator[tuple[int, list[str]]]:
     the file are ignored (as on PostgreSQL, where they are cut off before COPY); others are yielded."""
     text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="", errors="replace")
     reader = csv.reader(text)
-    next(reader, None)
     blank: list[int] = []
-    for number, values in enumerate(reader, start=2):
-        if not values:
-            blank.append(number)
-            continue
-        for b in blank:
-            yield b, []
-        blank = []
-        yield number, values
-    text.detach()
+    try:
+        next(reader, None)
+        for number, values in enumerate(reader, start=2):
+            if not values:
+                blank.append(number)
+                continue
+            for b in blank:
+                yield b, []
+            blank = []
+            yield number, values
+    except csv.Error as exc:  # e.g. a quoted field over several lines longer than the csv limit
+        raise DrawInputError(f"Row {reader.line_num} of the file is not CSV: {exc}.") from None
+    finally:
+        text.detach()
+
+
+def _unreadable_row(stream: IO[bytes]) -> tuple[int, str] | None:
+    """(row, problem) of the first row no import can read (a NUL character, which neither the csv
+    module nor PostgreSQL's COPY accepts, or a line longer than the csv module's field limit), or None.
+    One pass over the file in blocks; the file is never held in memory."""
+    stream.seek(0)
+    row, length = 1, 0
+    while block := stream.read(BLOCK):
+        nul = block.find(b"\x00")
+        if nul >= 0:
+            return row + block.count(b"\n", 0, nul), "the row holds a NUL character: the file is not CSV text"
+        lines = block.split(b"\n")
+        for i, piece in enumerate(lines):
+            length += len(piece)
+            if length > MAX_LINE:
+                return row, f"the row is longer than {MAX_LINE:,} characters"
+            if i < len(lines) - 1:
+                row, length = row + 1, 0
+    stream.seek(0)
+    return None
 
 
 def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool) -> tuple[Report, RowValidator, list[ParsedRow]]:
@@ -308,6 +337,15 @@ def retail_import(*, actor, draw: Draw, stream: IO[bytes], file_name: str, reque
             f"{draw} is {draw.get_state_display()}: retail sales are imported while its sales are open "
             "or after they closed, until a result is entered."
         )
+    unreadable = _unreadable_row(stream)
+    if unreadable is not None:
+        sha, size = _fingerprint(stream)
+        base = dict(draw=draw, file_name=file_name[:255], started_at=started, file_sha256=sha, size_bytes=size,
+                    imported_by=None if isinstance(actor, str) else actor,
+                    actor_repr=actor if isinstance(actor, str) else actor.get_username())
+        row, problem = unreadable
+        return _refused(actor, base, Report(entries=[{"row": row, "ticket": "", "errors": [problem]}], bad_rows=1),
+                        "", request)
     if draw.game.code in PIPELINE_GAMES and draw.game.code not in NUMBER_GAMES:  # their own columns
         from ..games.retail import retail_import_game
 
@@ -557,9 +595,9 @@ def _drop_leftovers(cur) -> None:
     cur.execute("SET lock_timeout = '100ms'")  # a table still in use by an open transaction stays
     for name in found:
         digits = name.split("_b", 1)[1].split("_", 1)[0]
-        if not digits.isdigit():
+        if parse_int(digits) is None:
             continue
-        cur.execute("SELECT pg_try_advisory_lock(%s, %s)", [LEFTOVER_LOCK, int(digits)])
+        cur.execute("SELECT pg_try_advisory_lock(%s, %s)", [LEFTOVER_LOCK, parse_int(digits)])
         if cur.fetchone()[0]:
             try:
                 cur.execute(f"DROP TABLE IF EXISTS {name}")

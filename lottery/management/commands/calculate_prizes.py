@@ -38,6 +38,8 @@ class Command(BaseCommand):
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             self._fail("$", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        except ValueError as exc:  # a number of more than 4,300 digits
+            self._fail("$", f"not valid JSON: {exc}")
         if not isinstance(data, dict):
             self._fail("$", "the round input must be a JSON object")
         try:

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from compliance.bounds import INT_MAX, parse_int
 from lottery.models import Draw
 from lottery.services import DrawError
 from lottery.services.retail import import_file
@@ -50,9 +51,10 @@ class Command(BaseCommand):
     def _draw(self, ref: str) -> Draw:
         if ":" in ref:
             game, number = ref.split(":", 1)
-            found = Draw.objects.filter(game__code=game, number=number).first() if number.isdigit() else None
+            number = parse_int(number, maximum=INT_MAX)
+            found = Draw.objects.filter(game__code=game, number=number).first() if number is not None else None
         else:
-            found = Draw.objects.filter(pk=ref).first() if ref.isdigit() else None
+            found = Draw.objects.filter(pk=parse_int(ref)).first() if parse_int(ref) is not None else None
         if found is None:
             raise CommandError(f"No draw {ref!r}.")
         return found
