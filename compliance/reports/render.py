@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import logging
@@ -19,6 +18,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from ..audit import audit_record
+from ..csvsafe import csv_writer
 from ..models import Report
 from .kinds import get_kind
 
@@ -79,7 +79,7 @@ def render_bytes(kind: str, params: dict, language: str) -> tuple[bytes, bytes, 
     rows = data.rows
     csv_columns = definition.csv_columns or tuple(key for key, _ in definition.columns)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv_writer(out, lineterminator="\n")  # formulas neutralised (compliance/csvsafe.py)
     writer.writerow(csv_columns)
     for row in rows if data.csv_rows is None else data.csv_rows:
         writer.writerow([row.get(key, "") for key in csv_columns])
