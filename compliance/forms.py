@@ -2,6 +2,7 @@ import datetime as dt
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from .bounds import BIGINT_MAX, INT_MAX
@@ -134,9 +135,12 @@ class ReportForm(forms.Form):
 
     kind = forms.ChoiceField(label=_("Report"))
     language = forms.ChoiceField(label=_("Language"))
-    since = forms.DateField(label=_("From (date)"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    # A report period ends before year 3000: the day after "until" must exist (9999-12-31 was a crash).
+    since = forms.DateField(label=_("From (date)"), required=False, widget=forms.DateInput(attrs={"type": "date"}),
+                            validators=[MaxValueValidator(dt.date(2999, 12, 31))])
     until = forms.DateField(label=_("Until (date, included)"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
+                            widget=forms.DateInput(attrs={"type": "date"}),
+                            validators=[MaxValueValidator(dt.date(2999, 12, 31))])
     actor = forms.CharField(label=_("Actor (audit extract)"), required=False, max_length=150)
     object_type = forms.CharField(label=_("Object type (audit extract)"), required=False, max_length=100)
     object_id = forms.CharField(label=_("Object id (audit extract)"), required=False, max_length=64)

@@ -37,3 +37,10 @@ def test_the_screening_log_page_shows_a_person_id_above_the_column_beside_its_fi
 def test_the_audit_page_shows_a_time_beyond_year_9999_beside_its_field(staff_client):
     response = staff_client(roles.AUDITOR).get("/compliance/audit/", {"until": "9999-12-31T23:59:59-15:00"})
     assert "until" in response.context["form"].errors
+
+
+def test_a_report_period_ending_on_9999_12_31_is_a_field_error(db):
+    from compliance.forms import ReportForm
+
+    form = ReportForm({"kind": "audit_extract", "since": "2026-01-01", "until": "9999-12-31", "language": "en"})
+    assert (form.is_valid(), "until" in form.errors) == (False, True)
