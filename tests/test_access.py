@@ -26,7 +26,7 @@ PUBLIC = {
     "otp-enrol": "the second factor's enrolment, between password and pages (sign-in required)",
     "otp-verify": "the second factor's code, between password and pages (sign-in required)",
 }
-SAMPLE = {"int": "1", "str": "x", "slug": "x", "uuid": "00000000-0000-0000-0000-000000000000", "path": "x"}
+SAMPLE = {"int": "1", "id": "1", "str": "x", "slug": "x", "uuid": "00000000-0000-0000-0000-000000000000", "path": "x"}
 
 
 def _walk(resolver, prefix="", namespace=""):
