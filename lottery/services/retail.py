@@ -53,6 +53,7 @@ TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 BATCH = 2000
 BATCH_ID_SPAN = 2**32  # ids of a COPY import: batch * 2**32 + row number (see _import_postgresql)
 BLOCK = 1 << 20
+MAX_UTC_OFFSET = dt.timedelta(hours=15, minutes=59)
 MAX_LINE = csv.field_size_limit()  # 131,072: a longer row cannot be a sales row, and csv would fail on it
 SPLIT_MIN_BYTES = 8 << 20  # PostgreSQL: a file this big streams in two halves, side by side
 IMPORT_STREAMS = 2  # at most this many halves (connections) per import
@@ -194,7 +195,11 @@ def sale_errors(draw: Draw, zone, ticket: str, sold_raw: str, terminal: str) -> 
         sold_at = dt.datetime.fromisoformat(sold_raw.strip())
         if timezone.is_naive(sold_at):
             sold_at = timezone.make_aware(sold_at, zone)
-        sold_at = sold_at.astimezone(dt.UTC)  # PostgreSQL refuses offsets beyond ±15:59
+        if abs(sold_at.utcoffset()) > MAX_UTC_OFFSET:  # PostgreSQL's limit; no zone is that far off
+            errors.append(f"sold_at: {sold_raw!r} has a UTC offset beyond ±15:59")
+            sold_at = None
+        else:
+            sold_at = sold_at.astimezone(dt.UTC)
     except (ValueError, OverflowError):
         errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
     if sold_at is not None and not (draw.sales_open_at <= sold_at < draw.sales_close_at):
