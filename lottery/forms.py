@@ -238,6 +238,8 @@ class CentralInputsForm(forms.Form):
             data = json.loads(self.cleaned_data["figures"])
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(_("Not valid JSON: %(msg)s"), params={"msg": exc.msg})
+        except ValueError:  # a number of more than 4,300 digits
+            raise forms.ValidationError(_("Not valid JSON: a number is too long.")) from None
         if not isinstance(data, dict):
             raise forms.ValidationError(_("The figures must be a JSON object."))
         return data

@@ -206,3 +206,20 @@ def test_the_import_command_takes_a_superscript_draw_number_as_no_draw(db, tmp_p
     path.write_text("x")
     with pytest.raises(CommandError, match="No draw"):
         call_command("import_retail_sales", "--draw", "lotto:²", str(path))
+
+
+def test_central_figures_with_a_number_of_5000_digits_are_a_field_error():
+    from lottery.forms import CentralInputsForm
+
+    form = CentralInputsForm({"figures": '{"central": ' + "9" * 5000 + "}"})
+    assert (form.is_valid(), list(form.errors)) == (False, ["figures"])
+
+
+@pytest.mark.parametrize("amount", ["1e30", "123456789012345678901234567890.12"])
+def test_central_figures_beyond_the_engine_s_amounts_are_refused_by_the_service(make_staff, amount):
+    from lottery.services import draw_set_central_inputs
+
+    draw = DrawFactory(game_code="vikinglotto", state="open")
+    with pytest.raises(DrawInputError, match="too large"):
+        draw_set_central_inputs(actor=make_staff(roles.DRAW_SUPERVISOR), draw=draw,
+                                inputs={"common_pools": {"1": amount}})
