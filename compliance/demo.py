@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from .tokens import token_issue
 
 from . import roles
 from .audit import audit_record
 from .services import staff_set_roles
+from .tokens import token_issue
 
 DEMO_USERS = [
     # username, role, full name, is_staff (Django admin)

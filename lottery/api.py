@@ -247,14 +247,16 @@ class WagerPlaceAPI(APIView):
                               **error_responses(404, 422, e404="No such player (of the caller's) or draw",
                                                  e422="Refused by player protection or the ledger")})
     def post(self, request):
-        from players.models import Player, PlaySession
+        from players.models import PlaySession
 
         from .services.wagers import wager_place
 
         form = s.WagerPlaceSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        player = Player.objects.select_related("account").filter(pk=data["player"]).first()
+        from players.selectors import players_visible_to
+
+        player = players_visible_to(request.user).select_related("account").filter(pk=data["player"]).first()
         if player is None:
             raise NotFound("No such player.")
         session = PlaySession.objects.filter(pk=data["session"], player=player).first()
@@ -274,11 +276,16 @@ class WagerDetailAPI(RetrieveAPIView):
     serializer_class = s.WagerSerializer
 
     def get_queryset(self):
+        from players.selectors import channel_of
+
         from .models import Wager
 
         qs = Wager.objects.all()
+        channel = channel_of(self.request.user)
+        if channel is not None:
+            return qs.filter(channel=channel.code)
         if not self.request.user.has_perm("compliance.access_backoffice"):
-            qs = qs.filter(channel=self.request.user.get_username()[:32])
+            return qs.none()
         return qs
 
 

@@ -197,8 +197,9 @@ def test_a_correction_stops_payouts_not_yet_made(settled_round, people):
 
 
 def test_payouts_are_approved_and_listed_through_the_api(settled_round, people, api_client_for):
-    from tests.factories import api_token
     from rest_framework.test import APIClient
+
+    from tests.factories import api_token
 
     draw, _ = settled_round([FOUR])
     api = APIClient()
