@@ -8,7 +8,7 @@ from django.db import transaction
 from . import roles
 from .audit import audit_record
 from .services import staff_set_roles
-from .tokens import token_issue
+from .tokens import token_issue_once
 
 DEMO_USERS = [
     # username, role, full name, is_staff (Django admin)
@@ -38,7 +38,7 @@ def seed_staff(password: str) -> list[dict]:
             user.save()
             audit_record(actor=actor, action="auth.user_created", obj=user, after={"username": username})
         staff_set_roles(actor=actor, user=user, roles=[role])
-        token = token_issue(actor=actor, user=user, revoke_others=True)
+        token = token_issue_once(actor=actor, user=user)
         out.append({"username": username, "role": role, "created": created, "token": token})
     return out
 

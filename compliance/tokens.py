@@ -44,3 +44,13 @@ def token_revoke_all(*, actor, user, request=None) -> int:
         request=request,
     )
     return count
+
+
+def token_issue_once(*, actor, user) -> str | None:
+    """A token for `user` unless it holds an unexpired one (then None: its clear text cannot be shown
+    again; `api_token rotate` makes a new one). Keeps `seed_demo` idempotent."""
+    from django.utils import timezone
+
+    if AuthToken.objects.filter(user=user, expiry__gt=timezone.now()).exists():
+        return None
+    return token_issue(actor=actor, user=user)

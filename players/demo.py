@@ -22,7 +22,7 @@ from compliance import roles
 from compliance.audit import audit_record
 from compliance.models import ExclusionRegistry
 from compliance.services import staff_set_roles
-from compliance.tokens import token_issue
+from compliance.tokens import token_issue_once
 
 from . import rules, services
 from .errors import PlayerError
@@ -98,7 +98,7 @@ def _channel_user():
     channel = Channel.objects.filter(user=user).first() or services.channel_create(
         actor=ACTOR, user=user, code="web", name="Demo web shop"
     )
-    return channel, token_issue(actor=ACTOR, user=user, revoke_others=True)
+    return channel, token_issue_once(actor=ACTOR, user=user)
 
 
 def seed(stdout) -> None:
@@ -175,4 +175,5 @@ def seed(stdout) -> None:
                 pass
     if created:
         stdout.write(f"Demo players: {', '.join(created)}")
-    stdout.write(f"Demo sales channel API user: channel (role {roles.SALES_CHANNEL}), API token {token}")
+    stdout.write(f"Demo sales channel API user: channel (role {roles.SALES_CHANNEL}), API token "
+                 f"{token or '(issued earlier; python manage.py api_token rotate channel --by admin)'}")

@@ -36,4 +36,4 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write("Demo staff logins (password: %s)" % options["password"])
         for u in users:
-            self.stdout.write(f"  {u['username']:<12} {u['role']:<20} API token {u['token']}")
+            self.stdout.write(f"  {u['username']:<12} {u['role']:<20} API token {u['token'] or '(issued earlier)'}")
