@@ -177,6 +177,10 @@ def finnish_id_birth_date(hetu: str) -> dt.date:
     return dt.date(_HETU_CENTURY[century] + int(yy), int(mm), int(dd))
 
 
+# The largest money amount (cents) any player service takes: a thousand million euros, far above any
+# real deposit, stake, prize or limit, and far below the BigIntegerField columns and their sums.
+MAX_AMOUNT_CENTS = 100_000_000_000
+
 _RNOKPP_WEIGHTS = (-1, 5, 7, 9, 4, 6, 10, 5, 7)
 # Identifiers of other countries are checked by their format only (the normalised form: upper case,
 # no spaces, hyphens or dots). Countries not listed: 4-32 letters and digits.

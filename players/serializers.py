@@ -18,8 +18,9 @@ from .models import (
     SelfExclusion,
     SessionReminder,
 )
+from .rules import MAX_AMOUNT_CENTS
 
-MAX_CENTS = 1_000_000_000_00  # far above any real amount; keeps the numbers in range
+MAX_CENTS = MAX_AMOUNT_CENTS  # far above any real amount; keeps the numbers in range (players/rules.py)
 
 
 # --- Input -----------------------------------------------------------------------------------------

@@ -277,6 +277,8 @@ class Posting:
 def _positive(amount_cents: int) -> int:
     if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
         raise InvalidRequest("invalid_amount", "The amount must be a positive whole number of cents.")
+    if amount_cents > rules.MAX_AMOUNT_CENTS:
+        raise InvalidRequest("invalid_amount", f"The amount is above the largest allowed, {rules.MAX_AMOUNT_CENTS} cents.")
     return amount_cents
 
 
@@ -676,7 +678,7 @@ def limit_set(
             "invalid_limit", "Play-time limits are in minutes, deposit and loss limits in cents."
         )
     value = minutes if kind == LimitKind.TIME else amount_cents
-    if value is not None and (not isinstance(value, int) or value <= 0):
+    if value is not None and (not isinstance(value, int) or not 0 < value <= rules.MAX_AMOUNT_CENTS):
         raise InvalidRequest(
             "invalid_limit", "A limit must be a positive whole number (or empty for no limit)."
         )
