@@ -1,6 +1,6 @@
 """Reading a variant's rule data (the round's ``rules`` or the engine's own): ratios, required values.
 
-Shared by the roulette, wheel, dice and gamble families. Every error names the field as
+Shared by every game family. Every error names the field as
 ``rules.<path>``: the data may come from a published rule version given with the round.
 """
 
@@ -23,6 +23,16 @@ def need(data: Mapping[str, Any], key: str, where: str = "rules") -> Any:
         raise EngineError(f"{where}.{key}", "is required in the variant's rule data (not given by the rulebook: "
                                             "pass the published value in the round's `rules`)")
     return value
+
+
+def present(data: Mapping[str, Any], key: str, where: str = "rules") -> Any:
+    """A value the variant's data must name, where null is a meaning of its own ("none posted")."""
+    if not isinstance(data, Mapping):
+        raise EngineError(where, "must be a JSON object")
+    if key not in data:
+        raise EngineError(f"{where}.{key}", "is required in the variant's rule data (the engine invents no default: "
+                                            "pass the published value in the round's `rules`)")
+    return data[key]
 
 
 def ratio(value: Any, where: str) -> Fraction:

@@ -37,6 +37,7 @@ from ..base import (
     void,
 )
 from ..cards import Card, no_duplicates, parse_cards
+from ._data import present, ratio
 
 #: What a bet type can be on (its ``on`` in the rule data).
 ON = ("player", "banker", "tie", "player_pair", "banker_pair", "panda", "dragon")
@@ -133,26 +134,6 @@ BACCARAT_VARIANTS: dict[str, dict[str, Any]] = {
 # ------------------------------------------------------------------------------------------ rule data
 
 
-def _ratio(value: Any, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise EngineError(where, "a ratio as a string such as \"8\" or \"1/2\"")
-    try:
-        ratio = Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise EngineError(where, f"{value!r} is not a ratio such as \"8\" or \"1/2\"") from None
-    if ratio < 0:
-        raise EngineError(where, "a ratio is not negative")
-    return ratio
-
-
-def _req(data: Mapping[str, Any], key: str, where: str) -> Any:
-    if not isinstance(data, Mapping):
-        raise EngineError(where, "must be a JSON object")
-    if key not in data:
-        raise EngineError(f"{where}.{key}", "is required in the rule data (the engine invents no default)")
-    return data[key]
-
-
 def _totals(value: Any, where: str) -> frozenset[int]:
     if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9
                                               for v in value):
@@ -194,55 +175,55 @@ class Rules:
 def parse_rules(variant: Mapping[str, Any]) -> Rules:
     """The variant's rule data, checked (EngineError naming `rules.<key>`)."""
     w = "rules"
-    clause = _req(variant, "clause", w)
-    decks = _req(variant, "decks", w)
-    allowed = _req(variant, "allowed_decks", w)
+    clause = present(variant, "clause", w)
+    decks = present(variant, "decks", w)
+    allowed = present(variant, "allowed_decks", w)
     if not isinstance(allowed, list) or decks not in allowed or isinstance(decks, bool):
         raise EngineError(f"{w}.decks", f"{decks!r} is not one of the allowed deck counts {allowed!r}")
-    diff = _req(variant, "differential", w)
+    diff = present(variant, "differential", w)
     differential = None if diff is None else Fraction(parse_money(diff, f"{w}.differential"))
-    t = _req(variant, "tableau", w)
+    t = present(variant, "tableau", w)
     tw = f"{w}.tableau"
-    by_total = _req(t, "banker_draws_on_player_third", tw)
+    by_total = present(t, "banker_draws_on_player_third", tw)
     if not isinstance(by_total, Mapping) or sorted(by_total) != [str(i) for i in range(10)]:
         raise EngineError(f"{tw}.banker_draws_on_player_third", "an object with the keys \"0\" to \"9\"")
     tableau = Tableau(
-        naturals=_totals(_req(t, "naturals", tw), f"{tw}.naturals"),
-        player_draws_on=_totals(_req(t, "player_draws_on", tw), f"{tw}.player_draws_on"),
+        naturals=_totals(present(t, "naturals", tw), f"{tw}.naturals"),
+        player_draws_on=_totals(present(t, "player_draws_on", tw), f"{tw}.player_draws_on"),
         banker_draws_when_player_stood=_totals(
-            _req(t, "banker_draws_when_player_stood", tw), f"{tw}.banker_draws_when_player_stood"),
+            present(t, "banker_draws_when_player_stood", tw), f"{tw}.banker_draws_when_player_stood"),
         banker_draws_on_player_third=tuple(
             _totals(by_total[str(i)], f"{tw}.banker_draws_on_player_third.{i}") for i in range(10)),
     )
-    raw_bets = _req(variant, "bets", w)
+    raw_bets = present(variant, "bets", w)
     if not isinstance(raw_bets, Mapping) or not raw_bets:
         raise EngineError(f"{w}.bets", "an object: bet type -> its rule data")
     bets = {}
     for name, spec in raw_bets.items():
         bw = f"{w}.bets.{name}"
-        on = _req(spec, "on", bw)
+        on = present(spec, "on", bw)
         if on not in ON:
             raise EngineError(f"{bw}.on", f"{on!r} is not one of: {', '.join(ON)}")
-        category = _req(spec, "category", bw)
+        category = present(spec, "category", bw)
         if category not in (BASE, SIDE):
             raise EngineError(f"{bw}.category", "\"base\" or \"side\"")
         kw: dict[str, Any] = {}
         if on in ("player", "banker"):
-            kw["push_on_tie"] = _req(spec, "push_on_tie", bw)
+            kw["push_on_tie"] = present(spec, "push_on_tie", bw)
             if not isinstance(kw["push_on_tie"], bool):
                 raise EngineError(f"{bw}.push_on_tie", "true or false")
         if on == "banker":
-            kw["commission"] = _ratio(_req(spec, "commission", bw), f"{bw}.commission")
+            kw["commission"] = ratio(present(spec, "commission", bw), f"{bw}.commission")
             if kw["commission"] >= 1:
                 raise EngineError(f"{bw}.commission", "a share of the win below 1 (5 % is \"5/100\")")
-            mc = _req(spec, "min_commission", bw)
+            mc = present(spec, "min_commission", bw)
             kw["min_commission"] = None if mc is None else Fraction(parse_money(mc, f"{bw}.min_commission"))
-            kw["half_pay_totals"] = _totals(_req(spec, "half_pay_totals", bw), f"{bw}.half_pay_totals")
-            kw["half_pay_ratio"] = _ratio(_req(spec, "half_pay_ratio", bw), f"{bw}.half_pay_ratio")
+            kw["half_pay_totals"] = _totals(present(spec, "half_pay_totals", bw), f"{bw}.half_pay_totals")
+            kw["half_pay_ratio"] = ratio(present(spec, "half_pay_ratio", bw), f"{bw}.half_pay_ratio")
         requires = spec.get("requires", [])
         if not isinstance(requires, list) or any(r not in MAIN_ON for r in requires):
             raise EngineError(f"{bw}.requires", f"a list of main bets to go with: {', '.join(MAIN_ON)}")
-        bets[name] = BetSpec(name=name, on=on, ratio=_ratio(_req(spec, "ratio", bw), f"{bw}.ratio"),
+        bets[name] = BetSpec(name=name, on=on, ratio=ratio(present(spec, "ratio", bw), f"{bw}.ratio"),
                              category=category, requires=tuple(requires), **kw)
     if not isinstance(clause, str):
         raise EngineError(f"{w}.clause", "the rulebook clause, e.g. \"000-casino C-10\"")

@@ -31,6 +31,7 @@ from ..base import (
     to_cents_down,
 )
 from ..cards import Card, no_duplicates, parse_cards
+from ._data import ratio
 from .blackjack_rules import VARIANTS_000, VARIANTS_002, VARIANTS_004
 
 ACTIONS = ("hit", "stand", "double", "split", "surrender")
@@ -91,16 +92,6 @@ def need(variant: Mapping[str, Any], key: str) -> Any:
 def clause(variant: Mapping[str, Any], topic: str) -> str:
     clauses = need(variant, "clauses")
     return clauses.get(topic) or clauses["*"]
-
-
-def ratio(value: Any, where: str) -> Fraction:
-    try:
-        r = Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        raise EngineError(where, f"{value!r} is not a ratio such as \"3/2\" or \"2\"") from None
-    if r < 0:
-        raise EngineError(where, "a ratio is not negative")
-    return r
 
 
 # ------------------------------------------------------------------------------------------- hands

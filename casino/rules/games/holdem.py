@@ -44,6 +44,7 @@ from ..base import (
     win,
 )
 from ..cards import CATEGORIES, RANK_VALUE, Card, category, is_royal, no_duplicates, parse_cards, rank_high
+from ._data import ratio
 
 #: Five-card hands best first: the royal flush is a category of its own for paytables.
 HANDS = ("royal_flush", *CATEGORIES)
@@ -62,19 +63,6 @@ def need(variant: Mapping[str, Any], key: str, what: str = "") -> Any:
     if value is None:
         raise EngineError(f"rules.{key}", f"is required{': ' + what if what else ''} (no default is invented)")
     return value
-
-
-def ratio(value: Any, field: str) -> Fraction:
-    """Odds written as "35", "3/2" or "1.5" (winnings per unit of stake), exact."""
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise EngineError(field, "odds are a string such as \"3/2\" or \"35\"")
-    try:
-        r = Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
-        raise EngineError(field, f"{value!r} is not odds such as \"3/2\" or \"35\"") from None
-    if r < 0:
-        raise EngineError(field, "odds cannot be negative")
-    return r
 
 
 def odds_text(odds: Fraction) -> str:

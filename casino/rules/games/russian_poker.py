@@ -43,6 +43,7 @@ from ..base import (
     win,
 )
 from ..cards import Card, no_duplicates, parse_cards, rank_high
+from ._data import need, ratio
 
 # --------------------------------------------------------------------------------------- combinations
 
@@ -168,31 +169,6 @@ def combos(cards: Sequence[Card]) -> list[Combo]:
         (cat, sig) for cat, sig in found if not any(LEVEL[c2] > LEVEL[cat] and s2 >= sig for c2, s2 in found)
     ]
     return [Combo(cat, sig, min(r for sub, r in subsets if sig <= sub)) for cat, sig in kept]
-
-
-def ratio(value: Any, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise EngineError(where, 'odds are a string such as "5" or "3/2"')
-    try:
-        result = Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise EngineError(where, f'{value!r} is not odds such as "5" or "3/2"') from None
-    if result < 0:
-        raise EngineError(where, "odds cannot be negative")
-    return result
-
-
-def need(data: Mapping[str, Any], key: str, where: str) -> Any:
-    if not isinstance(data, Mapping):
-        raise EngineError(where, "must be a JSON object")
-    value = data.get(key)
-    if value is None:
-        raise EngineError(
-            f"{where}.{key}",
-            "is required in the variant's rule data (the rulebook gives no "
-            "value: pass the published one in the round's `rules`)",
-        )
-    return value
 
 
 def double_odds(rules: Mapping[str, Any], hi: Combo, lo: Combo) -> Fraction | None:

@@ -41,6 +41,7 @@ from ..base import (
     won,
 )
 from ..cards import RANK_VALUE, RANKS, SUITS, Card, category, no_duplicates, parse_cards, rank_high
+from ._data import present, ratio
 
 # ------------------------------------------------------------------------------- three-card ranking
 
@@ -118,34 +119,14 @@ def minimum_key(value: Any, where: str) -> int:
 # ------------------------------------------------------------------------------------------ rule data
 
 
-def _ratio(value: Any, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise EngineError(where, "a ratio as a string such as \"5\" or \"3/2\"")
-    try:
-        ratio = Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise EngineError(where, f"{value!r} is not a ratio such as \"5\" or \"3/2\"") from None
-    if ratio < 0:
-        raise EngineError(where, "a ratio is not negative")
-    return ratio
-
-
-def _req(data: Mapping[str, Any], key: str, where: str) -> Any:
-    if not isinstance(data, Mapping):
-        raise EngineError(where, "must be a JSON object")
-    if key not in data:
-        raise EngineError(f"{where}.{key}", "is required in the rule data (the engine invents no default)")
-    return data[key]
-
-
 def _paytable(value: Any, where: str, allowed: Sequence[str]) -> dict[str, Fraction]:
     if not isinstance(value, Mapping):
         raise EngineError(where, "an object: hand category -> ratio")
     table = {}
-    for cat, ratio in value.items():
+    for cat, odds in value.items():
         if cat not in allowed:
             raise EngineError(f"{where}.{cat}", f"is not a hand category here: {', '.join(allowed)}")
-        table[cat] = _ratio(ratio, f"{where}.{cat}")
+        table[cat] = ratio(odds, f"{where}.{cat}")
     return table
 
 
@@ -169,25 +150,25 @@ class VsDealerRules:
 
 def parse_vs_dealer(variant: Mapping[str, Any]) -> VsDealerRules:
     w = "rules"
-    side = _req(variant, "side_bet", w)
+    side = present(variant, "side_bet", w)
     sw = f"{w}.side_bet"
     return VsDealerRules(
-        clause=str(_req(variant, "clause", w)),
-        main=str(_req(variant, "main_bet", w)),
-        raise_name=str(_req(variant, "raise_name", w)),
-        side=str(_req(side, "type", sw)),
-        dealer_minimum=minimum_key(_req(variant, "dealer_minimum", w), f"{w}.dealer_minimum"),
-        main_ratio=_ratio(_req(variant, "main_ratio", w), f"{w}.main_ratio"),
-        raise_ratio=_ratio(_req(variant, "raise_ratio", w), f"{w}.raise_ratio"),
-        raise_ratio_by_category=_paytable(_req(variant, "raise_ratio_by_category", w),
+        clause=str(present(variant, "clause", w)),
+        main=str(present(variant, "main_bet", w)),
+        raise_name=str(present(variant, "raise_name", w)),
+        side=str(present(side, "type", sw)),
+        dealer_minimum=minimum_key(present(variant, "dealer_minimum", w), f"{w}.dealer_minimum"),
+        main_ratio=ratio(present(variant, "main_ratio", w), f"{w}.main_ratio"),
+        raise_ratio=ratio(present(variant, "raise_ratio", w), f"{w}.raise_ratio"),
+        raise_ratio_by_category=_paytable(present(variant, "raise_ratio_by_category", w),
                                           f"{w}.raise_ratio_by_category", CATEGORIES3),
-        main_ratio_dealer_not_qualified=_ratio(_req(variant, "main_ratio_dealer_not_qualified", w),
+        main_ratio_dealer_not_qualified=ratio(present(variant, "main_ratio_dealer_not_qualified", w),
                                                f"{w}.main_ratio_dealer_not_qualified"),
-        ante_bonus=_paytable(_req(variant, "ante_bonus", w), f"{w}.ante_bonus", CATEGORIES3),
-        side_paytable=_paytable(_req(side, "paytable", sw), f"{sw}.paytable", CATEGORIES3),
-        side_without_main=bool(_req(side, "without_main", sw)),
-        side_kept_on_fold=bool(_req(side, "kept_on_fold", sw)),
-        one_seat_per_player=bool(_req(variant, "one_seat_per_player", w)),
+        ante_bonus=_paytable(present(variant, "ante_bonus", w), f"{w}.ante_bonus", CATEGORIES3),
+        side_paytable=_paytable(present(side, "paytable", sw), f"{sw}.paytable", CATEGORIES3),
+        side_without_main=bool(present(side, "without_main", sw)),
+        side_kept_on_fold=bool(present(side, "kept_on_fold", sw)),
+        one_seat_per_player=bool(present(variant, "one_seat_per_player", w)),
     )
 
 
@@ -541,12 +522,12 @@ class TripleBetRules:
 
 def parse_triple_bet(variant: Mapping[str, Any]) -> TripleBetRules:
     w = "rules"
-    fixed = _req(variant, "bonus_fixed_stake", w)
+    fixed = present(variant, "bonus_fixed_stake", w)
     return TripleBetRules(
-        clause=str(_req(variant, "clause", w)),
-        paytable=_paytable(_req(variant, "paytable", w), f"{w}.paytable", CATEGORIES5),
-        pair_min_rank=_rank_list(_req(variant, "pair_min_rank", w), f"{w}.pair_min_rank", 1)[0],
-        bonus_paytable=_paytable(_req(variant, "bonus_paytable", w), f"{w}.bonus_paytable",
+        clause=str(present(variant, "clause", w)),
+        paytable=_paytable(present(variant, "paytable", w), f"{w}.paytable", CATEGORIES5),
+        pair_min_rank=_rank_list(present(variant, "pair_min_rank", w), f"{w}.pair_min_rank", 1)[0],
+        bonus_paytable=_paytable(present(variant, "bonus_paytable", w), f"{w}.bonus_paytable",
                                  CATEGORIES5 + BONUS_EXTRA),
         bonus_fixed_stake=None if fixed is None else Fraction(parse_money(fixed, f"{w}.bonus_fixed_stake")),
     )
