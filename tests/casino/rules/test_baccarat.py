@@ -7,7 +7,6 @@ import copy
 import json
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,23 +16,9 @@ from casino.rules.base import EngineError
 from casino.rules.cards import RANKS, SUITS, parse_card
 from casino.rules.games import baccarat as bac
 from casino.rules.jsonio import compute
+from tests.casino.rules.support import examples, partial_match
 
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "baccarat").glob("*.json"))
-
-
-def partial_match(actual, expected, path="$"):
-    """Every key of `expected` is in `actual` with the same value (lists element by element)."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} missing"
-            partial_match(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), path
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            partial_match(a, e, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+EXAMPLES = examples("baccarat")
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

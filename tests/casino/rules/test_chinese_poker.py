@@ -7,7 +7,6 @@ import json
 import random
 from collections import Counter
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,28 +16,16 @@ from casino.rules import cards as C
 from casino.rules.base import EngineError
 from casino.rules.games import chinese_poker as cp
 from casino.rules.jsonio import compute
+from tests.casino.rules.support import examples, partial_match
 
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "chinese_poker").glob("*.json"))
+EXAMPLES = examples("chinese_poker")
 DECK = [C.Card(r, s) for r in range(2, 15) for s in C.SUITS]
-
-
-def _partial(actual, expected, where="$"):
-    if isinstance(expected, dict):
-        for key, value in expected.items():
-            assert key in actual, f"{where}.{key} missing"
-            _partial(actual[key], value, f"{where}.{key}")
-    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
-        assert len(actual) == len(expected), where
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            _partial(a, e, f"{where}[{i}]")
-    else:
-        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_worked_examples(path):
     pair = json.loads(path.read_text())
-    _partial(compute(pair["input"]), pair["expected"])
+    partial_match(compute(pair["input"]), pair["expected"])
 
 
 def test_all_three_card_fronts():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,28 +15,16 @@ from casino.rules import cards as C
 from casino.rules.base import EngineError
 from casino.rules.games import pai_gow as pg
 from casino.rules.jsonio import compute
+from tests.casino.rules.support import examples, partial_match
 
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "pai_gow").glob("*.json"))
+EXAMPLES = examples("pai_gow")
 DECK = [C.Card(r, s) for r in range(2, 15) for s in C.SUITS] + [C.JOKER]
-
-
-def _partial(actual, expected, where="$"):
-    if isinstance(expected, dict):
-        for key, value in expected.items():
-            assert key in actual, f"{where}.{key} missing"
-            _partial(actual[key], value, f"{where}.{key}")
-    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
-        assert len(actual) == len(expected), where
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            _partial(a, e, f"{where}[{i}]")
-    else:
-        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_worked_examples(path):
     pair = json.loads(path.read_text())
-    _partial(compute(pair["input"]), pair["expected"])
+    partial_match(compute(pair["input"]), pair["expected"])
 
 
 def test_examples_exist():

@@ -18,35 +18,10 @@ from casino.rules import venues
 from casino.rules.base import Bet, EngineError, settle_round
 from casino.rules.games import roulette as rl
 from casino.rules.jsonio import compute
+from tests.casino.rules.support import examples, run_example
 
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "roulette").glob("*.json"))
+EXAMPLES = examples("roulette")
 ENGINE = {e.rulebook: e for e in rl.ENGINES}
-
-
-def partial_match(actual, expected, path="$"):
-    """Every key of `expected` is in `actual` with the same value (lists element by element)."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} missing"
-            partial_match(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), path
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            partial_match(a, e, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
-
-
-def run_example(path: Path) -> None:
-    pair = json.loads(path.read_text())
-    if "expected_error" in pair:
-        with pytest.raises(EngineError) as err:
-            compute(pair["input"])
-        assert err.value.field == pair["expected_error"]["field"], err.value
-    else:
-        assert pair["expected"]
-        partial_match(compute(pair["input"]), pair["expected"])
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -10,7 +10,6 @@ import json
 import random
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,24 +19,11 @@ from casino.rules.base import EngineError
 from casino.rules.cards import RANKS, SUITS, parse_cards
 from casino.rules.games import three_card as tc
 from casino.rules.jsonio import compute
+from tests.casino.rules.support import examples, partial_match
 
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "three_card").glob("*.json"))
+EXAMPLES = examples("three_card")
 DECK = [f"{r}{s}" for r in RANKS for s in SUITS]
 RAY = {"kind": "ray", "max_stake": {"poker_box": "100.00"}, "win_cap": None}
-
-
-def partial_match(actual, expected, path="$"):
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} missing"
-            partial_match(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), path
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            partial_match(a, e, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
