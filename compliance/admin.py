@@ -9,6 +9,7 @@ from django.forms.models import model_to_dict
 from django.utils.translation import gettext as _
 
 from .audit import audit_record
+from .controls import control_change_request, controlled_fields, field_value, staff_roles_change
 from .models import (
     Approval,
     AuditEvent,
@@ -75,16 +76,14 @@ class ControlledAdmin(AuditedModelAdmin):
     added or deleted here."""
 
     def save_model(self, request, obj, form, change):
-        from .controls import _value, control_change_request, controlled_fields
-
         fields = controlled_fields(obj)
         if change and fields:
             stored = type(obj).objects.get(pk=obj.pk)
-            changed = {f: _value(obj, f) for f in fields if _value(obj, f) != _value(stored, f)}
+            changed = {f: field_value(obj, f) for f in fields if field_value(obj, f) != field_value(stored, f)}
             if changed:
                 control_change_request(actor=request.user, obj=stored, changes=changed, request=request)
                 for name in changed:
-                    setattr(obj, obj._meta.get_field(name).attname, _value(stored, name))
+                    setattr(obj, obj._meta.get_field(name).attname, field_value(stored, name))
                 messages.warning(request, _("The change of %(fields)s waits for a second person's approval "
                                             "(Approvals).") % {"fields": ", ".join(changed)})
         super().save_model(request, obj, form, change)
@@ -115,16 +114,12 @@ class AuditedUserAdmin(AuditedModelAdmin, UserAdmin):
     list_filter = ("is_active", "is_staff", "groups")
 
     def save_related(self, request, form, formsets, change):
-        from .controls import role_grant_request
-
         user = form.instance
-        before = set(user.groups.values_list("name", flat=True)) if change else set()
-        wanted = {g.name for g in form.cleaned_data.get("groups", [])}
-        added = sorted(wanted - before)
-        form.cleaned_data["groups"] = [g for g in form.cleaned_data.get("groups", []) if g.name in before]
+        wanted = [g.name for g in form.cleaned_data.get("groups", [])]
+        form.cleaned_data["groups"] = list(user.groups.all()) if change else []  # roles change below
         super().save_related(request, form, formsets, change)
+        added = staff_roles_change(actor=request.user, user=user, roles=wanted, request=request)
         if added:
-            role_grant_request(actor=request.user, user=user, roles=added, request=request)
             messages.warning(request, _("Giving the role(s) %(roles)s waits for a second person's approval "
                                         "(Approvals).") % {"roles": ", ".join(added)})
 

@@ -24,6 +24,7 @@ from django.db import models, transaction
 from .approvals import ApprovalRefused, approval_request, register_approval_handler
 from .audit import _plain, audit_record
 from .models import Approval, AuditEvent
+from .services import staff_set_roles
 
 CONTROL_KIND = "compliance.control_change"
 ROLE_GRANT_KIND = "compliance.role_grant"
@@ -53,7 +54,7 @@ def controlled_fields(obj_or_model) -> tuple[str, ...]:
     return control.fields
 
 
-def _value(obj: models.Model, name: str) -> Any:
+def field_value(obj: models.Model, name: str) -> Any:
     field = obj._meta.get_field(name)
     return getattr(obj, field.attname)
 
@@ -68,7 +69,7 @@ def control_change_request(*, actor, obj: models.Model, changes: dict[str, Any] 
     if operation not in ("update", "create", "delete"):
         raise ValueError(operation)
     changes = {k: _plain(v) for k, v in (changes or {}).items()}
-    before = {k: _plain(_value(obj, k)) for k in changes} if operation == "update" else {}
+    before = {k: _plain(field_value(obj, k)) for k in changes} if operation == "update" else {}
     return approval_request(
         actor=actor, kind=CONTROL_KIND, obj=obj if obj.pk else None,
         payload={"model": label, "pk": obj.pk, "operation": operation, "changes": changes, "before": before},
@@ -129,6 +130,19 @@ def role_grant_request(*, actor, user, roles: list[str], request=None) -> Approv
     return approval_request(actor=actor, kind=ROLE_GRANT_KIND, obj=user, payload={"roles": sorted(roles)},
                             reason=f"Give {user.get_username()} the role(s) {', '.join(sorted(roles))}",
                             request=request)
+
+
+def staff_roles_change(*, actor, user, roles: list[str], request=None) -> list[str]:
+    """Set a staff member's roles as asked: the roles taken away go at once (`staff_set_roles`, a
+    significant event), the roles added become a request for a second person. Returns the added roles."""
+    before = set(user.groups.values_list("name", flat=True))
+    wanted = set(roles)
+    if before - wanted:
+        staff_set_roles(actor=actor, user=user, roles=sorted(before & wanted), request=request)
+    added = sorted(wanted - before)
+    if added:
+        role_grant_request(actor=actor, user=user, roles=added, request=request)
+    return added
 
 
 def _grant_roles(approval: Approval, *, approver) -> None:

@@ -4,8 +4,7 @@ read-only, because it changes only through the services (docs/players.md)."""
 
 from django.contrib import admin
 
-from compliance.admin import AuditedModelAdmin, ControlledAdmin
-from compliance.controls import register_control
+from compliance.admin import ControlledAdmin
 
 from .models import (
     Channel,
@@ -32,23 +31,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-register_control("players.operatorlimit", fields=("kind", "period", "amount_cents", "minutes", "active"),
-                 permission="compliance.approve_control_change")
-
-
 @admin.register(Channel)
-class ChannelAdmin(AuditedModelAdmin):
-    """A channel is bound to its API user once; its prize limit changes only through an approval
-    (`players.services.channel_prize_limit_request`)."""
+class ChannelAdmin(ControlledAdmin):
+    """A channel is bound to its API user once. It starts with a prize limit of 0; a new limit typed
+    here is a request that a compliance officer approves (compliance.controls)."""
 
     list_display = ("code", "name", "user", "prize_limit_cents", "active", "created_at")
-    readonly_fields = ("prize_limit_cents", "created_at")
 
     def get_readonly_fields(self, request, obj=None):
-        return (*self.readonly_fields, "code", "user") if obj else self.readonly_fields
+        return ("code", "user", "created_at") if obj else ("prize_limit_cents", "created_at")
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    def has_add_permission(self, request):
+        return admin.ModelAdmin.has_add_permission(self, request)
 
 
 @admin.register(OperatorLimit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -94,6 +95,12 @@ class Person(models.Model):
 RESERVED_CHANNEL_CODES = frozenset({"retail", "staff", "system", "operator", "admin"})
 
 
+def validate_channel_code(value: str) -> None:
+    if value.lower() in RESERVED_CHANNEL_CODES:
+        raise ValidationError(_("%(code)s names one of the operator's own paths; choose another code."),
+                              params={"code": value})
+
+
 class Channel(models.Model):
     """A sales channel (an online shop, a partner platform) bound to its one API user.
 
@@ -101,7 +108,7 @@ class Channel(models.Model):
     "Channels"). Prize credits above `prize_limit_cents` wait for a compliance officer's approval.
     """
 
-    code = models.SlugField(_("code"), max_length=32, unique=True,
+    code = models.SlugField(_("code"), max_length=32, unique=True, validators=[validate_channel_code],
                             help_text=_("Short name on wagers and ledger references; unique, never reused."))
     name = models.CharField(_("name"), max_length=120)
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="channel",

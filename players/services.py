@@ -27,7 +27,8 @@ from django.utils import timezone
 from compliance import screening
 from compliance.approvals import ApprovalRefused, approval_request, register_approval_handler
 from compliance.audit import audit_record
-from compliance.models import Approval
+from compliance.controls import register_control
+from compliance.models import Approval, AuditEvent
 
 from . import rules
 from .errors import Conflict, InvalidRequest, PlayerError, Refused
@@ -47,7 +48,7 @@ from .models import (
     SelfExclusion,
     SessionReminder,
 )
-from .selectors import active_self_exclusion, current_player_limit
+from .selectors import active_self_exclusion, current_player_limit, person_search
 
 Action = screening.Action
 Kind = LedgerEntry.Kind
@@ -942,10 +943,6 @@ def identifier_search(*, actor, national_id: str, id_country: str = "FI", now=No
     audit event (without the identifier, only its country and whether it matched); more than
     PLAYER_ID_SEARCHES_PER_HOUR look-ups in the last hour are refused, counted from the audit trail
     itself, so the limit holds across processes and restarts (issue 14 item 4)."""
-    from compliance.models import AuditEvent
-
-    from .selectors import person_search
-
     now = now or timezone.now()
     limit = settings.PLAYER_ID_SEARCHES_PER_HOUR
     user = _user_or_none(actor)
@@ -966,13 +963,13 @@ def identifier_search(*, actor, national_id: str, id_country: str = "FI", now=No
 
 CHANNEL_PRIZE_KIND = "players.channel_prize"
 PAYOUT_RELEASE_KIND = "players.payout_release"
-CHANNEL_LIMIT_KIND = "players.channel_prize_limit"
 
 
 @transaction.atomic
 def channel_create(*, actor, user, code: str, name: str = "", request=None) -> Channel:
     """Bind an API user to a new channel. Its prize limit starts at 0 (every prize credit needs approval);
-    raising it is `channel_prize_limit_request`. The user's role is granted separately (four eyes)."""
+    raising it is a control change (the admin's channel form, or `compliance.controls.control_change_request`)
+    that a compliance officer approves. The user's role is granted separately (four eyes)."""
     code = (code or "").strip().lower()
     if not code or code in RESERVED_CHANNEL_CODES:
         raise InvalidRequest("invalid_channel_code",
@@ -1070,31 +1067,9 @@ def _payout_release_approved(approval: Approval, *, approver) -> None:
         raise ApprovalRefused(exc.detail) from None
 
 
-def channel_prize_limit_request(*, actor, channel: Channel, prize_limit_cents: int, request=None) -> Approval:
-    """Ask for a channel's new prize credit limit; a compliance officer decides."""
-    if isinstance(prize_limit_cents, bool) or not isinstance(prize_limit_cents, int) \
-            or not 0 <= prize_limit_cents <= settings.PLAYER_BALANCE_CAP_CENTS:
-        raise InvalidRequest("invalid_amount",
-                             f"The limit is a whole number of cents from 0 to {settings.PLAYER_BALANCE_CAP_CENTS}.")
-    return approval_request(
-        actor=actor, kind=CHANNEL_LIMIT_KIND, obj=channel,
-        payload={"prize_limit_cents": prize_limit_cents, "was": channel.prize_limit_cents},
-        reason=f"Prize credit limit of {channel.code}: {channel.prize_limit_cents / 100:.2f} -> "
-               f"{prize_limit_cents / 100:.2f}",
-        request=request,
-    )
-
-
-def _channel_limit_approved(approval: Approval, *, approver) -> None:
-    channel = Channel.objects.select_for_update().get(pk=int(approval.target_id))
-    before = channel.prize_limit_cents
-    channel.prize_limit_cents = approval.payload["prize_limit_cents"]
-    channel.save(update_fields=["prize_limit_cents"])
-    audit_record(actor=approval.requested_by or approval.requested_by_repr, action="players.channel_prize_limit",
-                 obj=channel, before={"prize_limit_cents": before},
-                 after={"prize_limit_cents": channel.prize_limit_cents}, approver=approver, significant=True)
-
-
 register_approval_handler(CHANNEL_PRIZE_KIND, _channel_prize_approved, permission="players.approve_channel_prize")
 register_approval_handler(PAYOUT_RELEASE_KIND, _payout_release_approved, permission="players.release_payout")
-register_approval_handler(CHANNEL_LIMIT_KIND, _channel_limit_approved, permission="players.approve_channel_prize")
+# Controls (compliance.controls): changed in the admin by request, applied when a second person approves.
+register_control("players.channel", fields=("prize_limit_cents",), permission="players.approve_channel_prize")
+register_control("players.operatorlimit", fields=("kind", "period", "amount_cents", "minutes", "active"),
+                 permission="compliance.approve_control_change")

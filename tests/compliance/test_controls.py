@@ -134,3 +134,23 @@ def test_disabling_a_regulated_job_in_the_admin_waits_for_approval(admin_client_
     client.post(f"/admin/django_celery_beat/periodictask/{task.pk}/change/", data)
     assert PeriodicTask.objects.get(pk=task.pk).enabled is True
     assert Approval.objects.filter(kind=CONTROL_KIND).count() == 1
+
+
+def test_a_channels_prize_limit_typed_in_the_admin_waits_for_approval(admin_client_of):
+    from players.models import Channel
+    from tests.factories import sales_channel
+
+    channel = sales_channel()
+    client = admin_client_of()
+    client.post(f"/admin/players/channel/{channel.pk}/change/",
+                {"name": channel.name, "prize_limit_cents": 1_000_000_00, "active": "on"})
+    assert (Channel.objects.get(pk=channel.pk).prize_limit_cents,
+            Approval.objects.filter(kind=CONTROL_KIND, payload__model="players.channel").count()) == (0, 1)
+
+
+def test_a_role_taken_away_in_the_admin_goes_at_once_as_a_significant_event(admin_client_of, make_staff):
+    client = admin_client_of()
+    officer = make_staff(roles.COMPLIANCE_OFFICER)
+    _change_user_in_admin(client, officer, [])
+    event = AuditEvent.objects.filter(action="auth.roles_changed", object_id=str(officer.pk)).get()
+    assert (list(officer.groups.all()), event.significant) == ([], True)
