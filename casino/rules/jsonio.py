@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import registry
+from . import kinds, registry
 from .base import Bet, EngineError, RoundResult, money_str, parse_money, require, settle_round
 from .venues import venue_from_json
 
@@ -35,6 +35,7 @@ def compute(doc: Any) -> dict[str, Any]:
     if kind == "round":
         return round_json(doc)
     registry.engines()  # imports every game module, which registers its own kinds (slot_gamble, ...)
+    kinds.load()  # and the poker and machine packages, whose modules register theirs
     if kind in KINDS:
         return KINDS[kind](doc)
     raise EngineError("kind", f"{kind!r} is not one of: {', '.join(['round', *sorted(KINDS)])}")

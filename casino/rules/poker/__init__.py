@@ -1,0 +1,2 @@
+"""Player-vs-player poker engines (pure Python, no Django): one module per family; each registers
+its JSON kinds with ``casino.rules.jsonio.KINDS`` when imported (``casino.rules.kinds``)."""
