@@ -437,25 +437,27 @@ def verify_chain(
     if walk.unkeyed_seen and walk.key_id is None:
         return broken(walk, end, last_id, "the unkeyed events were never sealed with a key")
     # The head was read before the rows and is read again after: events committed meanwhile may lie
-    # between the two, never outside them.
+    # between the two, never outside them. Missing events are reported at the first missing number.
     head_after = AuditChainHead.objects.filter(pk=1).values("last_seq", "last_hash", "last_key_id").first()
     if head_before is None or head_after is None:
         if end:
             return broken(walk, end, last_id, "the chain head is missing")
     else:
         if end < head_before["last_seq"]:
-            return broken(walk, end, last_id, f"chain ends at seq {end} but head records seq {head_before['last_seq']}")
+            return broken(walk, end + 1, None, f"events missing: the chain ends at seq {end} but the head records "
+                                               f"seq {head_before['last_seq']}")
         if end > head_after["last_seq"]:
-            return broken(walk, end, last_id, f"chain ends at seq {end} beyond the head (seq {head_after['last_seq']})")
+            return broken(walk, head_after["last_seq"] + 1, None,
+                          f"the chain runs to seq {end}, beyond the head (seq {head_after['last_seq']})")
         if end == head_after["last_seq"] and (
             head_after["last_hash"] != walk.prev_hash or head_after["last_key_id"] != (walk.last or {}).get("key_id", "")
         ):
-            return broken(walk, end, last_id, "head does not match the last event")
+            return broken(walk, end, last_id, "the head does not match the last event")
     if newest is not None and end < newest.seq:
         return broken(
-            walk, end, last_id,
-            f"chain ends at seq {end} but the checkpoint of {newest.time} records seq {newest.seq} ({where}): "
-            "events were removed",
+            walk, end + 1, None,
+            f"events missing: the chain ends at seq {end} but the checkpoint of {newest.time} records seq "
+            f"{newest.seq} ({where})",
         )
     return ChainReport(True, walk.checked, last_seq=end, last_hash=walk.prev_hash, **cp_info)
 
