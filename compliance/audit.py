@@ -356,6 +356,7 @@ class ChainReport:
     reason: str = ""
     last_seq: int = 0  # where the verified chain ends
     last_hash: str = GENESIS_HASH
+    last_key_id: str = ""
     checkpoint_seq: int | None = None  # the newest checkpoint compared
     checkpoint_time: str = ""
     checkpoints: int = 0  # how many checkpoints were compared
@@ -459,7 +460,9 @@ def verify_chain(
             f"events missing: the chain ends at seq {end} but the checkpoint of {newest.time} records seq "
             f"{newest.seq} ({where})",
         )
-    return ChainReport(True, walk.checked, last_seq=end, last_hash=walk.prev_hash, **cp_info)
+    return ChainReport(
+        True, walk.checked, last_seq=end, last_hash=walk.prev_hash, last_key_id=walk.key_id or "", **cp_info
+    )
 
 
 def checkpoint_write(*, store: Any = None, now: dt.datetime | None = None) -> tuple[Checkpoint | None, ChainReport]:
@@ -471,6 +474,8 @@ def checkpoint_write(*, store: Any = None, now: dt.datetime | None = None) -> tu
         return None, report
     if report.checkpoint_seq == report.last_seq:
         return None, report  # nothing new since the newest checkpoint
-    cp = Checkpoint.sign(seq=report.last_seq, hash_=report.last_hash, moment=now or timezone.now(), keys=keyring())
+    # Signed with the key the chain is sealed with: during a rolling key change every process knows it.
+    cp = Checkpoint.sign(seq=report.last_seq, hash_=report.last_hash, moment=now or timezone.now(), keys=keyring(),
+                         key_id=report.last_key_id)
     store.append(cp)
     return cp, report

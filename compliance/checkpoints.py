@@ -1,9 +1,10 @@
 """Signed checkpoints of the audit chain, kept outside the database (docs/compliance.md, "Audit trail").
 
 A checkpoint says "at `time` the chain reached event `seq`, whose seal is `hash`", signed with
-HMAC-SHA256 under the newest audit key (`key_id`). `audit_verify` requires the chain to reach the
-latest checkpoint and to have the recorded hash at every checkpoint it reads, so a database writer who
-deletes the newest events and moves the head back, or empties the table, is found out.
+HMAC-SHA256 under the audit key the chain is sealed with at that point (`key_id`). `audit_verify`
+requires the chain to reach the latest checkpoint and to have the recorded hash at every checkpoint it
+reads, so a database writer who deletes the newest events and moves the head back, or empties the
+table, is found out.
 
 Where they are kept (`AUDIT_CHECKPOINT_STORE`):
 
@@ -60,9 +61,10 @@ class Checkpoint:
         return _DOMAIN + body.encode()
 
     @classmethod
-    def sign(cls, *, seq: int, hash_: str, moment: dt.datetime, keys: KeyRing) -> Checkpoint:
+    def sign(cls, *, seq: int, hash_: str, moment: dt.datetime, keys: KeyRing, key_id: str = "") -> Checkpoint:
+        """Signed with `key_id` (the writer passes the key the chain is sealed with), or the newest key."""
         time = moment.astimezone(dt.timezone.utc).isoformat(timespec="microseconds")
-        key_id = keys.current_id
+        key_id = key_id or keys.current_id
         mac = hmac.new(keys.key(key_id), cls.payload(seq, hash_, time, key_id), hashlib.sha256).hexdigest()
         return cls(seq=seq, hash=hash_, time=time, key_id=key_id, signature=mac)
 

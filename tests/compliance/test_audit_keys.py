@@ -117,6 +117,26 @@ def test_a_rotated_chain_verifies_with_old_and_new_keys_listed(rotated):
     assert verify_chain().ok
 
 
+def test_until_the_rotation_a_newly_listed_key_is_not_used(db):
+    """Step 1 of a rotation (the new key listed first everywhere) changes nothing yet, so processes
+    that still have the old list keep working."""
+    from compliance.audit import checkpoint_write
+
+    old = keyring()
+    with override_settings(AUDIT_HMAC_KEYS=[_key("k2"), f"{old.current_id}:{old.keys[old.current_id].hex()}"]):
+        event = audit_record(actor="system:test", action="test.before_rotation")
+        checkpoint, _ = checkpoint_write()
+    assert (event.key_id, checkpoint.key_id) == (old.current_id, old.current_id)
+
+
+def test_the_checkpoint_after_a_rotation_is_signed_with_the_new_key(rotated):
+    from compliance.audit import checkpoint_write
+
+    with override_settings(AUDIT_HMAC_KEYS=rotated["entries"]):
+        checkpoint, _ = checkpoint_write()
+    assert checkpoint.key_id == "k2"
+
+
 def test_rows_of_a_key_no_longer_listed_do_not_verify(rotated):
     with override_settings(AUDIT_HMAC_KEYS=rotated["entries"][:1]):
         report = verify_chain()
