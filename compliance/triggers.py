@@ -18,13 +18,15 @@ MESSAGE = "compliance_auditevent is append-only"
 HEAD_MESSAGE = "compliance_auditchainhead is protected"
 GENESIS = "0" * 64
 
-# The head names the last event, or the genesis of an empty chain.
+# The head names the last event, or the genesis of an empty chain. "Last" is max(seq), which both
+# databases read from the end of the seq index; `NOT EXISTS (... seq > NEW.last_seq)` got a generic
+# plan on PostgreSQL that scanned the whole table on every event.
 _HEAD_MATCHES = f"""(
     (NEW.last_seq = 0 AND NEW.last_hash = '{GENESIS}' AND NEW.last_key_id = ''
         AND NOT EXISTS (SELECT 1 FROM {TABLE}))
-    OR (EXISTS (SELECT 1 FROM {TABLE} e WHERE e.seq = NEW.last_seq AND e.hash = NEW.last_hash
-                AND e.key_id = NEW.last_key_id)
-        AND NOT EXISTS (SELECT 1 FROM {TABLE} e WHERE e.seq > NEW.last_seq))
+    OR (NEW.last_seq = (SELECT MAX(seq) FROM {TABLE})
+        AND EXISTS (SELECT 1 FROM {TABLE} e WHERE e.seq = NEW.last_seq AND e.hash = NEW.last_hash
+                    AND e.key_id = NEW.last_key_id))
 )"""
 _FOLLOWS_HEAD = f"""EXISTS (SELECT 1 FROM {HEAD} h WHERE h.id = 1 AND h.last_seq = NEW.seq - 1
     AND h.last_hash = NEW.prev_hash)"""
