@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models, transaction
+from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 
 from .auditkeys import KeyRing, keyring
@@ -190,17 +190,21 @@ def _locked_head() -> AuditChainHead:
         # first writers race to insert; the loser's insert is ignored, then all lock. The database
         # refuses a head that does not name the last event (compliance.triggers).
         last = AuditEvent.objects.order_by("-seq").values("seq", "hash", "key_id").first()
-        AuditChainHead.objects.bulk_create(
-            [
-                AuditChainHead(
-                    pk=1,
-                    last_seq=last["seq"] if last else 0,
-                    last_hash=last["hash"] if last else GENESIS_HASH,
-                    last_key_id=last["key_id"] if last else "",
+        try:
+            with transaction.atomic():
+                AuditChainHead.objects.bulk_create(
+                    [
+                        AuditChainHead(
+                            pk=1,
+                            last_seq=last["seq"] if last else 0,
+                            last_hash=last["hash"] if last else GENESIS_HASH,
+                            last_key_id=last["key_id"] if last else "",
+                        )
+                    ],
+                    ignore_conflicts=True,
                 )
-            ],
-            ignore_conflicts=True,
-        )
+        except DatabaseError:
+            pass  # another writer created the head and added an event meanwhile: our copy is stale
         head = AuditChainHead.objects.select_for_update().get(pk=1)
     return head
 
