@@ -91,11 +91,9 @@ def cents(value: Fraction | Decimal | int) -> str:
 
 def exact(value: Fraction) -> str:
     """An exact value: a decimal when it has one ("50.5", "18"), else a fraction ("29/36")."""
-    d = value.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    if d != 1:
-        return str(value)
-    text = f"{Decimal(value.numerator) / Decimal(value.denominator):f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    places = 0
+    while (value * 10**places).denominator != 1:
+        places += 1
+        if places > 40:
+            return str(value)
+    return f"{Decimal((value * 10**places).numerator).scaleb(-places):f}"
