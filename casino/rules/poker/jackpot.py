@@ -301,14 +301,14 @@ def bad_beat_kind(doc: Mapping[str, Any]) -> dict[str, Any]:
     winners = [s for s in participants if best.get(s.index) == top]
     limit = thresholds[-1]
     candidates = [s for s in participants if s.index in best and best[s.index] < top
-                  and qualify[s.index] >= _hands.WORST_HIGH - limit]
+                  and qualify[s.index] >= limit]
     if not candidates:
         return {**base, "triggered": False, "new_base": eur(fund),
                 "rule": "001 R-16.5, §3.6: no losing hand meets the criteria"}
     second = max(best[s.index] for s in candidates)
     losers = [s for s in candidates if best[s.index] == second]
     category = next(c for c, t in enumerate(thresholds, 1)
-                    if all(qualify[s.index] >= _hands.WORST_HIGH - t for s in losers))
+                    if all(qualify[s.index] >= t for s in losers))
     others = [s for s in participants if s not in losers and s not in winners]
     L, W = len(losers), len(winners)
     if book == "001":
