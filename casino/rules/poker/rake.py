@@ -4,7 +4,9 @@
   (10 % variant: each full €10), charged to the pot in which that block *starts* (pots laid end to
   end in formation order, half-open intervals, A-4); an optional per-hand cap; a hand that does not
   progress beyond the initial deal pays a flat €1 from the main pot (never more than the pot, A-1);
-  time charge: no per-hand rake.
+  time charge: no per-hand rake. A pot smaller than the €1 charged to it (a few cents of folded
+  chips) pays what it holds and the next pot the rest (interpretation: the rule never takes more than
+  a pot holds).
 * **003 (online room)**, §2.9, §3.1: a percentage of the total pot with a cap by game and stake;
   rounded to the nearest cent (half up, ambiguity 3), at least one cent, then the cap; no flop, no
   drop; the rake is split over the pots in proportion to their gross size by largest remainder, ties
@@ -101,6 +103,11 @@ def rake_001(cfg: Mapping[str, Any], pots: Sequence[int], beyond_initial_deal: b
     if cap is not None and count * 100 > cap:
         count, capped = cap // 100, True
     per_pot = [n * 100 for n in live_blocks(pots, block, count)]
+    for j in range(len(pots) - 1):  # a pot smaller than its €1 pays what it has, the next pot the rest
+        over = per_pot[j] - pots[j]
+        if over > 0:
+            per_pot[j] -= over
+            per_pot[j + 1] += over
     rule = (f"001 §2.5 R-5.2{'/R-5.3' if rate == '10' else ''}, §3.2 step 3: €1 for each full €{block // 100} of "
             f"€{eur(total)}, charged to the pot where the block starts (A-4)")
     if capped:
