@@ -39,12 +39,12 @@ def place_probabilities(stacks: Sequence[int], places: int) -> list[list[Fractio
         nxt: dict[int, tuple[Fraction, int]] = {}
         last = place + 1 == places
         for mask, (p, used) in layer.items():
-            rest = total - used
+            per_chip = p / (total - used)  # one division per subset; each candidate is a multiple of it
             for j in range(n):
                 bit = 1 << j
                 if mask & bit:
                     continue
-                q = p * stacks[j] / rest
+                q = per_chip * stacks[j]
                 probs[j][place] += q
                 if not last:
                     m2 = mask | bit
