@@ -31,7 +31,7 @@ INPUT_KEYS = {"kind", "mode", "point_value", "button", "players", "strict_front"
 PLAYER_KEYS = {"player", "front", "middle", "back", "stack"}
 
 
-def _read(doc: Mapping[str, Any], mode: str) -> tuple[list[str], dict[str, cp._Hand], dict[str, int], str]:
+def _read(doc: Mapping[str, Any], mode: str) -> tuple[list[str], dict[str, cp.OfcHand], dict[str, int], str]:
     raw = listed(doc, "players", "", low=2, high=5)
     names = []
     for i, item in enumerate(raw):
@@ -49,7 +49,7 @@ def _read(doc: Mapping[str, Any], mode: str) -> tuple[list[str], dict[str, cp._H
     strict = doc.get("strict_front", False)
     if not isinstance(strict, bool):
         raise EngineError("strict_front", "true for the literal reading of R-15.5 (the front strictly worse)")
-    hands: dict[str, cp._Hand] = {}
+    hands: dict[str, cp.OfcHand] = {}
     stacks: dict[str, int] = {}
     seen: dict[Any, str] = {}
     for i, item in enumerate(raw):
@@ -71,7 +71,7 @@ def _read(doc: Mapping[str, Any], mode: str) -> tuple[list[str], dict[str, cp._H
                 if card in seen:
                     raise EngineError(f"{where}.{r}", f"{card} is dealt twice (also to {seen[card]}); one deck")
                 seen[card] = who
-        hand = cp._Hand(who, rows)
+        hand = cp.OfcHand(who, rows)
         if strict and not hand.fouled:
             front = hand.front
             if front == cp.five_key(rows["middle"])[: len(front)]:
@@ -80,12 +80,12 @@ def _read(doc: Mapping[str, Any], mode: str) -> tuple[list[str], dict[str, cp._H
     return names, hands, stacks, sitting_out or ""
 
 
-def _points(players: Sequence[str], hands: Mapping[str, cp._Hand]) -> tuple[dict[tuple[str, str], int], list]:
+def _points(players: Sequence[str], hands: Mapping[str, cp.OfcHand]) -> tuple[dict[tuple[str, str], int], list]:
     pts: dict[tuple[str, str], int] = {}
     pairs = []
     for i, a in enumerate(players):
         for b in players[i + 1:]:
-            p, rule = cp._pair_ofc(hands[a], hands[b], cp.OFC_SCORING)
+            p, rule = cp.pair_ofc(hands[a], hands[b], cp.OFC_SCORING)
             pts[(a, b)], pts[(b, a)] = p, -p
             pairs.append({"players": [a, b], "points": p, "rule": rule})
     return pts, pairs
@@ -159,7 +159,7 @@ def ofc(doc: Mapping[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"mode": mode, "order": playing, "pairs": pairs}
     if mode == "cash":
         point_value = cents(require(doc, "point_value", ""), "point_value", allow_zero=False)
-        paid, notes = cp._capped(playing, pts, int(cp.OFC_SCORING["max_loss"]), doc["button"])
+        paid, notes = cp.capped_losses(playing, pts, int(cp.OFC_SCORING["max_loss"]), doc["button"])
         for item in pairs:
             a, b = item["players"]
             if paid[(a, b)] != pts[(a, b)]:
@@ -203,7 +203,7 @@ def ofc(doc: Mapping[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def _hand_row(hand: cp._Hand) -> dict[str, Any]:
+def _hand_row(hand: cp.OfcHand) -> dict[str, Any]:
     row: dict[str, Any] = {"player": hand.name, "fouled": hand.fouled}
     if hand.sizes_ok:
         row["rows"] = {r: cp._name(hand.rows[r]) for r in cp.ROWS}
