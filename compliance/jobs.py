@@ -153,9 +153,8 @@ def publish(job_id: int) -> str:
     job = Job.objects.filter(pk=job_id, state=S.QUEUED, not_before__lte=now).only("pk", "kind", "args").first()
     if job is None:
         return "skipped"
-    try:
-        task = app.tasks[job.kind]
-    except KeyError:
+    task = _task(app, job.kind)
+    if task is None and app.conf.task_always_eager:
         _finish(job.pk, None, state=S.FAILED, error=f"No task is registered under {job.kind!r}.")
         return "skipped"
     # Marked sent before the message goes out: a worker that takes it at once finds it sent (or
@@ -163,8 +162,12 @@ def publish(job_id: int) -> str:
     marked = Job.objects.filter(pk=job.pk, state=S.QUEUED).update(state=S.SENT, sent_at=now, sends=F("sends") + 1)
     if not marked:
         return "skipped"
+    kwargs = {**job.args, "_job": job.pk}
     try:
-        task.apply_async(kwargs={**job.args, "_job": job.pk}, **_publish_options())
+        if task is not None:
+            task.apply_async(kwargs=kwargs, **_publish_options())
+        else:  # not imported in this process: by name (the workers know it)
+            app.send_task(job.kind, kwargs=kwargs, **_publish_options())
     except Exception as exc:  # noqa: BLE001 - any broker failure: leave the job for the dispatcher
         log.warning("job %s: the broker did not take it (%s: %s); it stays queued", job.pk, type(exc).__name__, exc)
         Job.objects.filter(pk=job.pk, state=S.SENT).update(state=S.QUEUED, sent_at=None, sends=F("sends") - 1)
@@ -172,11 +175,24 @@ def publish(job_id: int) -> str:
     return "sent"
 
 
+def _task(app, name: str):
+    """The registered task; the apps' tasks modules are imported on first need (a web process has
+    not imported them: Celery's autodiscovery is lazy)."""
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks.get(name)
+
+
 def _publish_options() -> dict:
     """One quick retry (a connection the broker dropped is re-opened once), then give up: the
-    dispatcher sends it later. Bounds a publish to about the connect timeout twice."""
-    return {"retry": True, "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
-                                            "interval_max": 0.2, "timeout": 2}}
+    dispatcher sends it later. Bounds a publish to about the connect timeout twice. JOBS_QUEUE, when
+    set, names the queue (the worker tests give each worker a queue of its own)."""
+    options: dict[str, Any] = {"retry": True, "retry_policy": {"max_retries": 1, "interval_start": 0,
+                                                               "interval_step": 0.2, "interval_max": 0.2}}
+    queue = getattr(settings, "JOBS_QUEUE", "")
+    if queue:
+        options["queue"] = queue
+    return options
 
 
 @transaction.atomic
@@ -367,7 +383,8 @@ def _failed(job_id: int, worker: str, attempts: int, exc: Exception) -> None:
     transient = is_transient(exc)
     if transient:
         log.warning("job %s: attempt %s failed on the connection (%s); it is tried again", job_id, attempts, message)
-        connection.close()  # a cut connection: the next query opens a fresh one
+        if not connection.in_atomic_block:
+            connection.close()  # a cut connection: the next query opens a fresh one
     else:
         log.exception("job %s failed", job_id)
     try:

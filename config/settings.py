@@ -332,7 +332,7 @@ SPECTACULAR_SETTINGS = {
 # Celery and jobs (docs/architecture.md, "Jobs"). The embedded default is a serverless transport:
 # kombu's filesystem transport in var/jobs, served by the worker that `make run` starts. An empty
 # CELERY_BROKER_URL runs tasks in-process (the test suite); production sets Redis or RabbitMQ.
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://localhost/")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 JOBS_DIR = Path(env("JOBS_DIR", default=str(VAR_DIR / "jobs")))
@@ -344,7 +344,7 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT = "config.kombu_redis:Transport"
     # A request never waits long for a broker that is down: connect and socket timeouts of seconds
     # (the job stays queued and the dispatcher sends it later); health checks find dead sockets.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5,
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5,
                                        "health_check_interval": 10, "socket_keepalive": True}
 elif CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
     _default_backend = "rpc://"
@@ -379,7 +379,7 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # Publishing from a request: a connect timeout of seconds, and no retry loop of its own (jobs are
 # published with one quick retry by compliance.jobs.publish; the dispatcher does the rest).
-CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
                                     "interval_max": 0.2}
 # Beat: the database schedule, plus a heartbeat row for /healthz (compliance/beat.py); the beat
@@ -394,6 +394,7 @@ JOBS_RESEND_SECONDS = env.float("JOBS_RESEND_SECONDS", default=30)
 JOBS_DISPATCH_SECONDS = env.float("JOBS_DISPATCH_SECONDS", default=2)
 JOBS_MAX_ATTEMPTS = env.int("JOBS_MAX_ATTEMPTS", default=8)
 JOBS_DISPATCHER_IN_BEAT = env.bool("JOBS_DISPATCHER_IN_BEAT", default=True)
+JOBS_QUEUE = env("JOBS_QUEUE", default="")  # empty: Celery's default queue
 # What /healthz requires (503 naming each one missing): with a broker, the broker, a live worker,
 # beat and the dispatcher; in-process (eager) only the database.
 HEALTHZ_REQUIRE = env.list(

@@ -14,7 +14,6 @@ from django.utils import timezone
 from compliance import jobs, roles
 from compliance.models import AuditEvent, Job, ProcessHeartbeat
 from compliance.tasks import report_generate
-from lottery import tasks as lottery_tasks
 
 KIND = "compliance.tasks.report_generate"
 
@@ -37,31 +36,6 @@ def calls(monkeypatch):
 
     monkeypatch.setattr(report_generate, "run", body)
     return recorded
-
-
-@pytest.fixture
-def broker_down(monkeypatch):
-    """Publishing fails as kombu does when the broker is unreachable; `.up()` brings it back."""
-    from kombu.exceptions import OperationalError as BrokerError
-
-    tasks = (report_generate, lottery_tasks.settle_run, lottery_tasks.pay_draw, lottery_tasks.pay_refunds)
-    real = {task.name: task.apply_async for task in tasks}
-    state = {"tries": 0}
-
-    def refuse(*args, **kwargs):
-        state["tries"] += 1
-        raise BrokerError("[Errno 111] Connection refused")
-
-    class Switch:
-        tries = property(lambda self: state["tries"])
-
-        def up(self):
-            for task in tasks:
-                monkeypatch.setattr(task, "apply_async", real[task.name])
-
-    for task in tasks:
-        monkeypatch.setattr(task, "apply_async", refuse)
-    return Switch()
 
 
 def _enqueue(key="compliance.report:1", report_id=1, actor="system:test"):
