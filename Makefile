@@ -34,7 +34,7 @@ demo: migrate
 run: demo
 	@echo "Serving Valvoja on http://$(HOST):$(PORT)/ with a job worker and beat (Ctrl-C to stop)"
 	@trap 'kill $$(jobs -p) 2>/dev/null; wait' EXIT; \
-	$(PY) -m celery -A config worker --loglevel=WARNING --concurrency=2 & \
+	$(PY) -m celery -A config worker --loglevel=WARNING --concurrency=2 --without-gossip --without-mingle & \
 	$(PY) -m celery -A config beat --loglevel=WARNING & \
 	STAFF_OTP_REQUIRED=$${STAFF_OTP_REQUIRED:-false} $(PY) manage.py runserver $(HOST):$(PORT)
 

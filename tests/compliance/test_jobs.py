@@ -322,3 +322,11 @@ def test_healthz_reveals_no_process_names(client, db, settings):
     _alive("worker")
     _, body = _health(client)
     assert "worker-1" not in json.dumps(body)
+
+
+@pytest.mark.parametrize("lang,words", [("fi", "pysähtynyt"), ("sv", "har stannat sedan")])
+def test_the_jobs_page_speaks_finnish_and_swedish(staff_client, settings, lang, words):
+    _stalled(settings)
+    client = staff_client(roles.COMPLIANCE_OFFICER)
+    client.post("/i18n/setlang/", {"language": lang, "next": "/"})
+    assert words in client.get("/compliance/jobs/").content.decode()
