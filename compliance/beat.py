@@ -4,6 +4,7 @@ knows beat runs) refreshed from its own loop, at most every JOBS_HEARTBEAT_SECON
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import time
 
@@ -23,7 +24,7 @@ class Scheduler(DatabaseScheduler):
         now = time.monotonic()
         if now - self._beat_at >= heartbeat_seconds():
             try:
-                beat_process(ProcessHeartbeat.Role.BEAT, socket.gethostname())
+                beat_process(ProcessHeartbeat.Role.BEAT, f"{socket.gethostname()}:{os.getpid()}")
                 self._beat_at = now
             except Exception:  # noqa: BLE001 - the database may be away; the schedule keeps running
                 log.warning("beat heartbeat failed", exc_info=True)

@@ -28,7 +28,8 @@ _stops = {}
 def _worker_ready(sender=None, **kwargs):
     from compliance.jobs import start_heartbeat_thread
 
-    name = getattr(sender, "hostname", None) or f"{socket.gethostname()}:{os.getpid()}"
+    # The node name and the process: two workers started with the same name still count as two.
+    name = f"{getattr(sender, 'hostname', None) or socket.gethostname()}:{os.getpid()}"
     _stops["worker"] = (start_heartbeat_thread("worker", name), name)
 
 
