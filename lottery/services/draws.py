@@ -624,10 +624,9 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
         # The cancelled draw's inherited rollovers pass on to the next draw of the game.
         hand_over_rollover(actor=actor, source=draw, rollover=draw.rollover_in, reason="draw cancelled")
     if count:
-        from ..tasks import pay_refunds
+        from .payouts import _enqueue_refunds
 
-        draw_id = draw.pk
-        transaction.on_commit(lambda: pay_refunds.delay(draw_id))
+        _enqueue_refunds(draw.pk, actor=actor)
     return draw
 
 
