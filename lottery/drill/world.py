@@ -101,11 +101,11 @@ def _player_line(rng: random.Random, result: dict) -> dict:
     return line
 
 
-def _person(index: int, p: int, seed: int) -> tuple[dt.date, int]:
-    """A birth date and an individual number 900-999 (never issued to real people) unique per draw and
-    player of the drill."""
-    n = index * 1000 + p
-    return dt.date(1950, 1, 1) + dt.timedelta(days=(seed * 7919 + n // 100) % 15000), 900 + n % 100
+def _person(number: int, p: int) -> tuple[dt.date, int]:
+    """A birth date and an individual number 900-999 (never issued to real people), unique per draw
+    number (up to 15,000 draws) and player (up to 1,000)."""
+    n = number * 1000 + p
+    return dt.date(1950, 1, 1) + dt.timedelta(days=(n // 100) % 15000), 900 + n % 100
 
 
 def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime) -> World:
@@ -133,7 +133,7 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
         services.draw_open_sales(actor=DRILL_ACTOR, draw=draw, now=opens)
         sessions = []
         for p in range(spec.players):
-            birth, individual = _person(index, p, spec.seed)
+            birth, individual = _person(draw.number, p)
             player = players.player_register(
                 actor=DRILL_ACTOR, first_name=f"Drill{p:03d}", last_name=f"Draw{index:04d}", birth_date=birth,
                 national_id=player_rules.finnish_id(birth, individual), now=opens,
