@@ -23,7 +23,8 @@ heartbeat, the settlement watchdog of beat) must complete the run; a trial that 
 `timeout` seconds counts as not identical and says what was left.
 
 Child processes get short thresholds so a trial takes seconds: LOTTERY_SETTLEMENT_STALE_SECONDS
-(`stale`, default 3), LOTTERY_SETTLEMENT_CHUNK_LINES (about eight chunks), and every periodic task
+(`stale`, default 3), LOTTERY_SETTLEMENT_CHUNK_LINES (about eight chunks), JOBS_HEARTBEAT_SECONDS=1,
+JOBS_STALE_SECONDS and JOBS_RESEND_SECONDS (`stale`; read once the durable jobs exist), and every periodic task
 that runs each minute is retimed in the drill's database to run every `beat_every` seconds (as staff
 could retime it in the admin).
 
@@ -298,7 +299,10 @@ class Drill:
             app.conf.broker_connection_retry = True
         env = {**os.environ, "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": broker,
                "LOTTERY_SETTLEMENT_STALE_SECONDS": str(self.opts.stale),
-               "LOTTERY_SETTLEMENT_CHUNK_LINES": str(self.chunk_lines)}
+               "LOTTERY_SETTLEMENT_CHUNK_LINES": str(self.chunk_lines),
+               # The durable jobs' thresholds (issue 15, another branch; ignored by a product without them).
+               "JOBS_HEARTBEAT_SECONDS": "1", "JOBS_STALE_SECONDS": str(self.opts.stale),
+               "JOBS_RESEND_SECONDS": str(self.opts.stale)}
         if self.opts.broker_outage:
             env["CELERY_RESULT_BACKEND"] = broker
         retimed = _retime_beat(self.opts.beat_every)
