@@ -470,6 +470,8 @@ class Drill:
                 report = Report.objects.get(pk=pk)
                 trial.left = (trial.left + "; " if trial.left else "") + f"report {pk} {report.status} {report.error[:80]}"
                 trial.identical = False
+                self.say(f"trial {trial.index}: the report requested while the broker was down is {report.status}"
+                         f" ({report.error[:80]}): NOT identical\n")
 
     # -- the drill ---------------------------------------------------------------------------------
 
