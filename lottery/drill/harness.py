@@ -523,7 +523,10 @@ class Drill:
         finally:
             self._locker.close()
             self.stop()
-        return self.summary(trials, clean, time.monotonic() - started)
+        summary = self.summary(trials, clean, time.monotonic() - started)
+        if summary["identical"] == summary["trials"] and not summary["double"] and not summary["missing"]:
+            shutil.rmtree(self.workdir, ignore_errors=True)  # kept (worker and beat logs) when a trial failed
+        return summary
 
     def summary(self, trials: list[Trial], clean: Trial, total: float) -> dict:
         def median(key):
