@@ -190,6 +190,7 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
         f"  FROM ({paid_before}) p JOIN lottery_wager g ON g.id = p.wager_id"
         "  WHERE NOT EXISTS (SELECT 1 FROM lottery_winning w WHERE w.run_id = %(run)s AND w.line_id = p.line_id)"
         " ) x WHERE x.amount <> 0"
+        " ORDER BY x.line_id"  # payout ids follow the line, never the physical order of the winners
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, {"run": run.pk, "draw": draw.pk, "version": run.version})
@@ -242,10 +243,12 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     credited = diverted = 0
-    due = Payout.objects.filter(draw=draw, state=Payout.State.DUE)
+    # Paid by player, then line: what reaches a capped account first (credited) and what is diverted to a
+    # bank payout is decided by these keys, never by row ids or physical order (issue 15, item 3).
+    due = Payout.objects.filter(draw=draw, state=Payout.State.DUE).order_by("player_id", "line_id", "pk")
     total = due.count()
     progress(0, total)
-    for done, payout in enumerate(due.order_by("pk").iterator(chunk_size=500)):
+    for done, payout in enumerate(due.iterator(chunk_size=500)):
         if done and done % 100 == 0:
             progress(done, total)
         try:
@@ -307,7 +310,8 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     refunds = WagerRefund.objects.filter(draw=draw, state=WagerRefund.State.DUE, wager__player_id__isnull=False)
-    for refund in refunds.select_related("wager").order_by("pk").iterator(chunk_size=500):
+    # By player, then wager: a refund over the balance cap is split in an order defined by keys.
+    for refund in refunds.select_related("wager").order_by("wager__player_id", "wager_id", "pk").iterator(chunk_size=500):
         try:
             with transaction.atomic():
                 locked = WagerRefund.objects.select_for_update().get(pk=refund.pk)
