@@ -49,3 +49,42 @@ def identifier_keys_are_set(app_configs=None, **kwargs):
                     )
                 )
     return errors
+
+
+@register("security")
+def audit_key_is_set(app_configs=None, **kwargs):
+    """The audit chain's HMAC key is set (valvoja.E004) and well formed (valvoja.E005), and the
+    checkpoint store names a usable place (valvoja.E006)."""
+    from .auditkeys import KeyConfigError, parse
+    from .checkpoints import StorageCheckpointStore, get_store
+
+    errors = []
+    entries = getattr(settings, "AUDIT_HMAC_KEYS", None)
+    if not entries:
+        errors.append(
+            Error(
+                "AUDIT_HMAC_KEYS is not set (required when DEBUG is false).",
+                hint="Set it to 'id:<64 random hex characters>' (python -c 'import secrets; "
+                "print(secrets.token_hex(32))'), kept outside the database; see docs/compliance.md, "
+                "'Audit trail', for rotation.",
+                id="valvoja.E004",
+            )
+        )
+    else:
+        try:
+            parse(entries)
+        except KeyConfigError as exc:
+            errors.append(Error(str(exc), hint="Format: id:hexkey,oldid:hexkey (newest first).", id="valvoja.E005"))
+    try:
+        store = get_store()
+        if isinstance(store, StorageCheckpointStore):
+            store.storage  # noqa: B018 - the alias must be in STORAGES
+    except Exception as exc:  # noqa: BLE001 - any configuration error (CheckpointError, unknown alias)
+        errors.append(
+            Error(
+                f"AUDIT_CHECKPOINT_STORE is not usable: {exc}",
+                hint="A file path, or storage:<alias>[/<prefix>] with <alias> in STORAGES.",
+                id="valvoja.E006",
+            )
+        )
+    return errors

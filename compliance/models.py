@@ -20,11 +20,14 @@ class StaffAccess(models.Model):
 
 
 class AuditEvent(models.Model):
-    """One append-only, hash-chained audit record.
+    """One append-only, keyed hash-chained audit record.
 
-    `hash` is SHA-256 over the canonical JSON of the row's content and `prev_hash`, the hash of the
-    row with the previous `seq`. Database triggers refuse UPDATE, DELETE and TRUNCATE (migration
-    0002); `manage.py audit_verify` recomputes the chain.
+    `hash` is HMAC-SHA256, under the audit key `key_id` (AUDIT_HMAC_KEYS, kept outside the database),
+    of the canonical JSON of the row's content, `key_id` and `prev_hash`, the hash of the row with the
+    previous `seq`. Rows from before the key (empty `key_id`) carry the unkeyed SHA-256 of the first
+    chain, sealed by the keyed event that follows them (migration 0008). Database triggers refuse
+    UPDATE, DELETE and TRUNCATE, and an INSERT that does not follow the head (compliance.triggers);
+    `manage.py audit_verify` recomputes the chain and compares it with the signed checkpoints.
     """
 
     seq = models.PositiveBigIntegerField(unique=True, editable=False)
@@ -48,6 +51,8 @@ class AuditEvent(models.Model):
     significant = models.BooleanField(default=False, db_index=True)
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    key_id = models.CharField(max_length=32, blank=True, default="", editable=False,
+                              help_text="The audit key that sealed the row; empty for the unkeyed first chain.")
 
     class Meta:
         ordering = ["-seq"]
@@ -62,13 +67,15 @@ class AuditEvent(models.Model):
 class AuditChainHead(models.Model):
     """Single row locked by every writer of the chain, so events are chained one at a time.
 
-    It also remembers the last sequence number and hash, which lets the verifier notice a chain
-    whose newest rows were removed.
+    It also remembers the last sequence number, hash and key, which lets the verifier notice a chain
+    whose newest rows were removed. Triggers keep it honest: it cannot be deleted, moved backwards or
+    set to anything but the last event (compliance.triggers).
     """
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
     last_seq = models.PositiveBigIntegerField(default=0)
     last_hash = models.CharField(max_length=64)
+    last_key_id = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         default_permissions = ()

@@ -9,6 +9,9 @@ from django.conf import settings
 # name -> (task, crontab fields in the operator's zone)
 SCHEDULES = {
     "Verify the audit chain": ("compliance.tasks.audit_verify_chain", {"minute": "15", "hour": "3"}),
+    # How much of the newest history a database writer could remove undetected (with the head moved
+    # back, triggers off) is at most what was written since the last checkpoint: a few minutes.
+    "Write an audit checkpoint": ("compliance.tasks.audit_checkpoint", {"minute": "*/5"}),
     "Open and close draw sales": ("lottery.tasks.close_due_draws", {"minute": "*"}),
     "Restart stalled settlements": ("lottery.tasks.settlement_watchdog", {"minute": "*"}),
 }

@@ -9,6 +9,6 @@ class AuditEventSerializer(serializers.ModelSerializer):
         fields = [
             "id", "seq", "created_at", "actor_repr", "action", "object_type", "object_id",
             "object_repr", "before", "after", "data", "approver_repr", "ip_address",
-            "significant", "prev_hash", "hash",
+            "significant", "prev_hash", "hash", "key_id",
         ]
         read_only_fields = fields

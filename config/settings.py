@@ -188,6 +188,20 @@ if DEBUG:
     PLAYER_ID_ENCRYPTION_KEY = PLAYER_ID_ENCRYPTION_KEY or base64.urlsafe_b64encode(
         hashlib.sha256(f"valvoja:player-id-encryption:{SECRET_KEY}".encode()).digest()
     ).decode()
+
+# Audit trail (docs/compliance.md, "Audit trail"). The chain is sealed with HMAC-SHA256 under a key
+# kept outside the database, so a database writer cannot recompute the seals of rows they rewrite.
+# `id:hexkey` pairs (32+ bytes each), newest first: rotation lists a new key first and keeps the old
+# ones for verifying. Required with DEBUG off (valvoja.E004); independent of SECRET_KEY, like the
+# identifier keys; a developer machine derives a fixed key from SECRET_KEY.
+AUDIT_HMAC_KEYS = env.list("AUDIT_HMAC_KEYS", default=[])
+if DEBUG and not AUDIT_HMAC_KEYS:
+    AUDIT_HMAC_KEYS = ["dev:" + hashlib.sha256(f"valvoja:audit-hmac:{SECRET_KEY}".encode()).hexdigest()]
+# Signed checkpoints of the chain, written outside the database every few minutes: a file path
+# (append-only JSON lines) or `storage:<alias>[/<prefix>]` for a Django storage in STORAGES. Production
+# should use an object store with write-once retention (S3 Object Lock), so that nobody who can write
+# the database can also remove the checkpoints that reveal deleted events.
+AUDIT_CHECKPOINT_STORE = env("AUDIT_CHECKPOINT_STORE", default=str(VAR_DIR / "audit" / "checkpoints.jsonl"))
 # Look-ups by national identifier per staff user and hour (each one audited): enough for a service desk,
 # far too few to recover an identifier by trying the ~1,000 individual numbers of a birth date.
 PLAYER_ID_SEARCHES_PER_HOUR = env.int("PLAYER_ID_SEARCHES_PER_HOUR", default=20)

@@ -140,3 +140,21 @@ def _jobs_in_process(request):
         yield
     finally:
         app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
+def _own_audit_checkpoints(tmp_path_factory):
+    """Each test writes and reads audit checkpoints in a file of its own: the database is rolled back
+    after each test, the checkpoint store outside it is not."""
+    from django.conf import settings
+
+    if not settings.configured:  # the rules engine's tests without Django
+        yield
+        return
+    import uuid
+
+    from django.test import override_settings
+
+    path = tmp_path_factory.getbasetemp() / "audit" / f"{uuid.uuid4().hex}.jsonl"
+    with override_settings(AUDIT_CHECKPOINT_STORE=str(path)):
+        yield

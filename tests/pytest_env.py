@@ -10,9 +10,15 @@ win, so CI or a developer can still run the suite with other settings.
 """
 
 import os
+import tempfile
 
 os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("STAFF_OTP_REQUIRED", "false")
 os.environ.setdefault("API_THROTTLE_USER", "1000000/min")
 os.environ.setdefault("API_THROTTLE_ANON", "1000000/min")
 os.environ.setdefault("CELERY_BROKER_URL", "")
+# Audit checkpoints of this run go to a directory of its own (each test also gets its own file, see
+# tests/conftest.py), never to the developer's var/audit: a Celery worker started by a test reads this.
+os.environ.setdefault(
+    "AUDIT_CHECKPOINT_STORE", os.path.join(tempfile.mkdtemp(prefix="valvoja-audit-"), "checkpoints.jsonl")
+)

@@ -6,7 +6,7 @@ from django.db import migrations
 def install(apps, schema_editor):
     from compliance import triggers
 
-    triggers.install(schema_editor.connection)
+    triggers.install_append_only(schema_editor.connection)
 
 
 def drop(apps, schema_editor):

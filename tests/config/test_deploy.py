@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CLEARED = (
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE", "PLAYER_ID_HASH_KEY",
-    "PLAYER_ID_ENCRYPTION_KEY", "DATABASE_URL",
+    "PLAYER_ID_ENCRYPTION_KEY", "DATABASE_URL", "AUDIT_HMAC_KEYS",
 )
 
 
@@ -32,9 +32,11 @@ def _production(**extra: str) -> dict[str, str]:
 
 
 def _identifier_keys() -> dict[str, str]:
+    """The keys production must be given: the identifier keys and the audit chain's key."""
     return {
         "PLAYER_ID_HASH_KEY": secrets.token_hex(32),
         "PLAYER_ID_ENCRYPTION_KEY": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
+        "AUDIT_HMAC_KEYS": f"prod1:{secrets.token_hex(32)}",
     }
 
 
@@ -55,6 +57,26 @@ def test_check_deploy_fails_without_the_identifier_encryption_key():
     del keys["PLAYER_ID_ENCRYPTION_KEY"]
     result = _manage("check", "--deploy", **_production(**keys))
     assert result.returncode != 0 and "valvoja.E002" in result.stderr
+
+
+def test_check_deploy_fails_without_the_audit_key():
+    keys = _identifier_keys()
+    del keys["AUDIT_HMAC_KEYS"]
+    result = _manage("check", "--deploy", **_production(**keys))
+    assert result.returncode != 0 and "valvoja.E004" in result.stderr and "AUDIT_HMAC_KEYS" in result.stderr
+
+
+def test_check_deploy_fails_with_a_malformed_audit_key():
+    result = _manage("check", "--deploy", **_production(**{**_identifier_keys(), "AUDIT_HMAC_KEYS": "prod1:abcd"}))
+    assert result.returncode != 0 and "valvoja.E005" in result.stderr
+
+
+def test_audit_key_is_not_derived_from_the_secret_key_in_production():
+    result = _manage(
+        "shell", "-c", "from django.conf import settings; print(repr(settings.AUDIT_HMAC_KEYS))",
+        DEBUG="false", SECRET_KEY="x" * 60,
+    )
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout + result.stderr
 
 
 def test_production_without_secret_key_refuses_to_start():

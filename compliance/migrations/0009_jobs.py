@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('compliance', '0007_drop_clear_text_api_keys'),
+        ('compliance', '0008_audit_keyed_chain'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
