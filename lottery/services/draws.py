@@ -39,6 +39,7 @@ from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.audit import audit_record
 from compliance.bounds import INT_MAX
 from compliance.models import Approval
+from compliance.money import format_cents
 
 from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
 from ..models import (
@@ -216,7 +217,7 @@ def _check_jackpot_bounds(jackpot_cents: int | None) -> None:
         raise DrawInputError(_("The jackpot cannot be negative."))
     if jackpot_cents > settings.LOTTERY_JACKPOT_MAX_CENTS:
         raise DrawInputError(_("The jackpot cannot be above %(max)s € (LOTTERY_JACKPOT_MAX_CENTS).")
-                             % {"max": f"{settings.LOTTERY_JACKPOT_MAX_CENTS / 100:,.2f}"})
+                             % {"max": format_cents(settings.LOTTERY_JACKPOT_MAX_CENTS, symbol=False)})
 
 
 def draw_schedule(
@@ -321,7 +322,7 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
         approval_request(actor=actor, kind=JACKPOT_KIND, obj=draw,
                          payload={"jackpot_cents": jackpot_cents, "to_highest_class": to_highest_class,
                                   "was": draw.jackpot_cents},
-                         reason=f"Jackpot of {draw}: {jackpot_cents / 100:,.2f} €", request=request)
+                         reason=f"Jackpot of {draw}: {format_cents(jackpot_cents, language='en')}", request=request)
         draw.jackpot_pending = True
         return draw
     _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
@@ -331,8 +332,8 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
         raise DrawInputError("The jackpot cannot be negative.")
     if draw.game.code == "milli" and jackpot_cents is not None:
         limit = draw.ruleset.params["classes"][0].get("max_jackpot")
-        if limit is not None and jackpot_cents > int(Decimal(limit) * 100):
-            raise DrawInputError(f"The Milli jackpot is at most {limit} € (§31).")
+        if limit is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
+            raise DrawInputError(f"The Milli jackpot is at most {format_cents(limit_cents, language='en')} (§31).")
     before = {"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class}
     draw.jackpot_cents = jackpot_cents
     if to_highest_class is not None:

@@ -25,6 +25,7 @@ from django.utils import timezone
 from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
 from compliance.models import Approval
+from compliance.money import format_cents
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -38,7 +39,6 @@ from .draws import (
     requester,
 )
 from .errors import DrawStateError, FourEyesError
-from .settlement import euros
 
 log = logging.getLogger(__name__)
 S = DrawState
@@ -142,7 +142,7 @@ def _settlement_approved(approval: Approval, *, approver) -> None:
             actor=approver, kind=LARGE_WIN_KIND, obj=payout,
             payload={"draw": draw.pk, "version": run.version, "line": payout.line_id, "player": payout.player_id,
                      "amount_cents": payout.amount_cents},
-            reason=f"Large win of line {payout.line_id} in {draw}: {euros(payout.amount_cents)} €",
+            reason=f"Large win of line {payout.line_id} in {draw}: {format_cents(payout.amount_cents, language='en')}",
         )
     _enqueue_pay(draw.pk)
 

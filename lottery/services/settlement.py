@@ -36,6 +36,7 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from compliance.audit import audit_record
+from compliance.money import format_cents, plain_cents
 
 from ..formats import NUMBER_GAMES, UnsupportedGame, require_pipeline_game
 from ..matching import (
@@ -99,12 +100,6 @@ def cents(amount: str | None) -> int | None:
     if value != value.to_integral_value():
         raise ValueError(f"{amount} is not a whole number of cents")
     return int(value)
-
-
-def euros(amount_cents: int) -> str:
-    sign = "-" if amount_cents < 0 else ""
-    a = abs(int(amount_cents))
-    return f"{sign}{a // 100}.{a % 100:02d}"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -385,19 +380,19 @@ def _engine_input(run: SettlementRun, counts: dict[str, dict[str, int]], turnove
     data: dict[str, Any] = {
         "game": draw.game.code,
         "rules_version": run.ruleset.version,
-        "turnover": euros(turnover),
+        "turnover": plain_cents(turnover),
         "winners": {k: counts.get(k, {}).get("winners", 0) for k in classes},
     }
     if draw.jackpot_cents is not None:
-        data["jackpot"] = euros(draw.jackpot_cents)
+        data["jackpot"] = plain_cents(draw.jackpot_cents)
     if draw.jackpot_to_highest_class:
         data["jackpot_to_highest_class"] = True
     if draw.rollover_in:
-        data["rollover_in"] = {str(k): euros(int(v)) for k, v in draw.rollover_in.items()}
+        data["rollover_in"] = {str(k): plain_cents(int(v)) for k, v in draw.rollover_in.items()}
     if params.get("plussa"):
         data["plussa"] = {
             "boosted": {k: v["boosted"] for k, v in counts.items() if v.get("boosted")},
-            "turnover": euros(addon),
+            "turnover": plain_cents(addon),
         }
     if draw.game.code == "vikinglotto":
         data["lines_in_draw"] = lines
@@ -797,7 +792,8 @@ def _check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
         got = checked.get(key, {}).get("paid_cents", 0)
         # Imported or common classes pay per winner too; every class's paid total is per-winner prizes.
         if expected != got:
-            problems.append(f"class {key}: the engine pays {euros(expected)} €, the winners add up to {euros(got)} €")
+            problems.append(f"class {key}: the engine pays {format_cents(expected, language='en')}, "
+                            f"the winners add up to {format_cents(got, language='en')}")
     if SettlementChunk.objects.filter(run=run, done_at__isnull=True).exists():
         problems.append("not every chunk of lines was written")
     return checked, problems

@@ -7,12 +7,11 @@ Exits 0 when the file was imported, 1 when it was refused (the report lists ever
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from compliance.bounds import INT_MAX, parse_int
+from compliance.money import format_cents
 from lottery.models import Draw
 from lottery.services import DrawError
 from lottery.services.retail import import_file
@@ -39,7 +38,7 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         if record.state == "done":
             self.stdout.write(f"Imported {record.file_name} into {target}: {record.rows} rows, {record.tickets} tickets, "
-                              f"{record.lines} lines, stakes {Decimal(record.stake_cents).scaleb(-2):.2f} € ({record.method}).")
+                              f"{record.lines} lines, stakes {format_cents(record.stake_cents, language='en')} ({record.method}).")
             return
         for entry in record.errors:
             self.stderr.write(f"row {entry['row']}: {'; '.join(entry['errors'])}")
