@@ -225,6 +225,18 @@ LOTTERY_JACKPOT_MAX_CENTS = env.int("LOTTERY_JACKPOT_MAX_CENTS", default=5_000_0
 # claimed by another worker; longer than any single chunk or the counting query can take.
 LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=300)
 
+# A retail or register import whose worker has not written (its progress is its heartbeat) for
+# this long is presumed dead: a second upload of the file re-sends its job, which may claim it.
+# Longer than any single step of an import of 10,000,000 lines.
+LOTTERY_IMPORT_STALE_SECONDS = env.int("LOTTERY_IMPORT_STALE_SECONDS", default=600)
+REGISTRY_IMPORT_STALE_SECONDS = env.int("REGISTRY_IMPORT_STALE_SECONDS", default=600)
+# Uploads are hashed (SHA-256) while they arrive: the import is named and stored by its content
+# without reading a big file once more inside the request (compliance/file_jobs.py).
+FILE_UPLOAD_HANDLERS = [
+    "compliance.file_jobs.HashingMemoryFileUploadHandler",
+    "compliance.file_jobs.HashingTemporaryFileUploadHandler",
+]
+
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(VAR_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "config" / "static"]
