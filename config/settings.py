@@ -336,6 +336,7 @@ SPECTACULAR_SETTINGS = {
         "DrawStateEnum": "lottery.models.DrawState",
         "SettlementRunStateEnum": "lottery.models.RunState",
         "RetailImportStateEnum": "lottery.models.RetailImport.State",
+        "RetailImportPhaseEnum": "lottery.models.RetailImport.Phase",
         "DrawResultStatusEnum": "lottery.models.ResultStatus",
     },
 }
