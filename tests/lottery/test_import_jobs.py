@@ -319,3 +319,11 @@ def test_the_command_with_queue_stores_the_file_and_queues_the_import(draw, tmp_
     record = RetailImport.objects.get()
     assert (record.state, default_storage.exists(record.stored_file), f"import {record.pk}" in capsys.readouterr().out) == (
         "queued", True, True)
+
+
+def test_the_phase_is_given_in_the_staff_members_language(supervisor, draw):
+    record, _ = _submit(draw, _rows(draw))
+    RetailImport.objects.filter(pk=record.pk).update(state="running", phase="reading", heartbeat_at=timezone.now())
+    supervisor.cookies["django_language"] = "sv"
+    data = supervisor.get(reverse("lottery:import-status", args=[record.pk])).json()
+    assert (data["state_label"], data["phase_label"]) == ("importeras", "läser filen")
