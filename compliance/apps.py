@@ -20,5 +20,7 @@ class ComplianceConfig(AppConfig):
 
         register_job_kind("compliance.tasks.report_generate", label=_("Report"),
                           retry_permission="compliance.add_report")
+        register_job_kind("compliance.tasks.registry_import_run", label=_("Register import"),
+                          retry_permission="compliance.import_registry")
 
         post_migrate.connect(sync_after_migrate, dispatch_uid="compliance.sync_roles")

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -200,21 +201,39 @@ class ScreeningDecision(models.Model):
 
 
 class RegistryImport(models.Model):
-    """One file imported into a registry: staged, then applied (replacing every previous entry of
-    the registry at once) when a second person approves it."""
+    """One file imported into a registry: checked and staged by a worker (the upload is stored first
+    and the record made `queued`, compliance.file_jobs), then applied (replacing every previous
+    entry of the registry at once) when a second person approves it."""
 
     class State(models.TextChoices):
+        QUEUED = "queued", _("waiting to be checked")
+        RUNNING = "running", _("being checked")
         STAGED = "staged", _("staged, awaiting approval")
         APPLIED = "applied", _("applied")
         REJECTED = "rejected", _("rejected")
         FAILED = "failed", _("failed validation")
 
+    class Phase(models.TextChoices):
+        NONE = "", _("finished")
+        QUEUED = "queued", _("waiting for a worker")
+        READING = "reading", _("checking the rows")
+        STAGING = "staging", _("staging the entries")
+
     registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="imports")
     file_name = models.CharField(_("file"), max_length=255)
     sha256 = models.CharField(_("SHA-256 of the file"), max_length=64)
+    size_bytes = models.BigIntegerField(_("size (bytes)"), default=0)
+    stored_file = models.CharField(max_length=200, blank=True)  # in the default storage (file_jobs.store_upload)
+    reason = models.CharField(_("reason"), max_length=255, blank=True)  # for the approval request
     rows = models.PositiveIntegerField(_("rows"), default=0)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.STAGED)
     errors = models.JSONField(_("errors"), default=list, blank=True)
+    error = models.TextField(blank=True)  # why the job itself stopped (not a row of the file)
+    phase = models.CharField(max_length=10, choices=Phase.choices, blank=True)
+    progress_done = models.BigIntegerField(default=0)  # rows checked, then entries staged
+    progress_total = models.BigIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -229,9 +248,18 @@ class RegistryImport(models.Model):
         verbose_name_plural = _("registry imports")
         ordering = ["-uploaded_at", "-pk"]
         permissions = [("import_registry", "Can upload a registry file for import")]
+        constraints = [
+            # A second upload of a file being checked attaches to that import (registry_services).
+            models.UniqueConstraint(fields=["registry", "sha256"], condition=Q(state__in=["queued", "running"]),
+                                    name="registryimport_file_active_once"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.registry}: {self.file_name} ({self.get_state_display()})"
+
+    @property
+    def in_progress(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.RUNNING)
 
 
 class ExclusionStage(models.Model):

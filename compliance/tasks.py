@@ -39,3 +39,13 @@ def report_generate(report_id: int) -> str:
 
     report = report_render(report_id)
     return report.sha256 if report else "skipped"
+
+
+@shared_task(base=JobTask, name="compliance.tasks.registry_import_run", soft_time_limit=3600, time_limit=3660)
+def registry_import_run(import_id: int) -> dict:
+    """Check and stage a register file handed in by the staff page (claimed by compare-and-set: a
+    repeated or late message does nothing)."""
+    from .registry_services import registry_import_run as run
+
+    batch = run(import_id)
+    return {"import": batch.pk, "state": batch.state, "rows": batch.rows}

@@ -15,6 +15,7 @@ urlpatterns = [
     path("registries/", views.RegistryListView.as_view(), name="registries"),
     path("registries/import/", views.RegistryImportView.as_view(), name="registry-upload"),
     path("registries/import/<id:pk>/", views.RegistryImportDetailView.as_view(), name="registry-import"),
+    path("registries/import/<id:pk>/status/", views.RegistryImportStatusView.as_view(), name="registry-import-status"),
     path("registries/bans/", views.BanAddView.as_view(), name="ban-add"),
     path("registries/entries/<id:pk>/lift/", views.BanLiftView.as_view(), name="ban-lift"),
     path("screening/", views.ScreeningLogView.as_view(), name="screening"),

@@ -155,17 +155,19 @@ class RegistryImportView(StaffPermissionRequired, View):
             return redirect("compliance:registries")
         upload = form.cleaned_data["file"]
         try:
-            batch = registry_services.registry_import_stage(
-                actor=request.user, registry=form.cleaned_data["registry"], data=upload.read(),
+            # The file is stored and its check queued; a worker stages it (the page shows the progress).
+            batch, attached = registry_services.registry_import_submit(
+                actor=request.user, registry=form.cleaned_data["registry"], stream=upload,
                 file_name=upload.name, reason=form.cleaned_data["reason"], request=request,
             )
         except registry_services.RegistryImportError as exc:
             messages.error(request, str(exc))
             return redirect("compliance:registries")
-        if batch.state == RegistryImport.State.FAILED:
-            messages.error(request, gettext("The file was refused; nothing was imported. See the errors below."))
-        else:
-            messages.success(request, gettext("The file is staged; a second person must approve it on the approvals page."))
+        if attached:
+            messages.info(request, gettext("This file is already being checked; this page follows that import."))
+        elif batch.in_progress:
+            messages.success(request, gettext("The file was received. It is checked in the background; this page "
+                                              "shows how far it has got."))
         return redirect("compliance:registry-import", pk=batch.pk)
 
 
@@ -174,6 +176,29 @@ class RegistryImportDetailView(StaffPermissionRequired, DetailView):
     template_name = "compliance/registry_import.html"
     model = RegistryImport
     context_object_name = "batch"
+
+    def get_context_data(self, **kwargs):
+        from .file_jobs import percent
+
+        ctx = super().get_context_data(**kwargs)
+        ctx.update(percent=percent(self.object))
+        return ctx
+
+
+class RegistryImportStatusView(StaffPermissionRequired, View):
+    """JSON polled by the import's page while it runs."""
+
+    permission_required = "compliance.view_registryimport"
+
+    def get(self, request, pk):
+        from .file_jobs import percent
+
+        b = get_object_or_404(RegistryImport, pk=pk)
+        return JsonResponse({
+            "id": b.pk, "state": b.state, "state_label": b.get_state_display(), "phase": b.phase,
+            "phase_label": b.get_phase_display() if b.in_progress else "", "done": b.progress_done,
+            "total": b.progress_total, "percent": percent(b), "rows": b.rows, "in_progress": b.in_progress,
+        })
 
 
 class BanAddView(StaffPermissionRequired, View):

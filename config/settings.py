@@ -240,6 +240,19 @@ LOTTERY_JACKPOT_MAX_CENTS = env.int("LOTTERY_JACKPOT_MAX_CENTS", default=5_000_0
 # heartbeat thread (not only between chunks), so this need only outlast a few missed beats.
 LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=30)
 
+# A retail or register import whose worker has not written for this long is presumed dead. In a job
+# the job's heartbeat keeps the import's fresh (compliance.file_jobs.claim_for_job), and a job sent
+# again meanwhile waits for this limit; an import run by a command beats only with its progress, so
+# this is longer than any single step of an import of 10,000,000 lines.
+LOTTERY_IMPORT_STALE_SECONDS = env.int("LOTTERY_IMPORT_STALE_SECONDS", default=120)
+REGISTRY_IMPORT_STALE_SECONDS = env.int("REGISTRY_IMPORT_STALE_SECONDS", default=120)
+# Uploads are hashed (SHA-256) while they arrive: the import is named and stored by its content
+# without reading a big file once more inside the request (compliance/file_jobs.py).
+FILE_UPLOAD_HANDLERS = [
+    "compliance.file_jobs.HashingMemoryFileUploadHandler",
+    "compliance.file_jobs.HashingTemporaryFileUploadHandler",
+]
+
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(VAR_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "config" / "static"]
@@ -339,6 +352,7 @@ SPECTACULAR_SETTINGS = {
         "DrawStateEnum": "lottery.models.DrawState",
         "SettlementRunStateEnum": "lottery.models.RunState",
         "RetailImportStateEnum": "lottery.models.RetailImport.State",
+        "RetailImportPhaseEnum": "lottery.models.RetailImport.Phase",
         "DrawResultStatusEnum": "lottery.models.ResultStatus",
     },
 }

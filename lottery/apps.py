@@ -46,3 +46,5 @@ class LotteryConfig(AppConfig):
                           retry_permission="lottery.approve_settlement")
         register_job_kind("lottery.tasks.pay_refunds", label=_("Refund of stakes"),
                           retry_permission="lottery.approve_settlement")
+        register_job_kind("lottery.tasks.retail_import_run", label=_("Retail sales import"),
+                          retry_permission="lottery.import_sales")

@@ -52,3 +52,14 @@ def pay_refunds(draw_id: int) -> dict:
     from .services.payouts import pay_refunds as run
 
     return run(draw_id)
+
+
+# An import of 10,000,000 lines takes minutes; the limit stops one that hangs.
+@shared_task(base=JobTask, name="lottery.tasks.retail_import_run", soft_time_limit=2 * 60 * 60, time_limit=2 * 60 * 60 + 60)
+def retail_import_run(import_id: int) -> dict:
+    """Load a retail sales file handed in by the staff page or the API (claimed by compare-and-set:
+    a repeated or late message does nothing; all or nothing)."""
+    from .services.retail import retail_import_run as run
+
+    record = run(import_id)
+    return {"import": record.pk, "state": record.state, "rows": record.rows, "error_count": record.error_count}

@@ -83,6 +83,20 @@ def api_client_for(make_staff):
 
 
 @pytest.fixture(autouse=True)
+def _media_in_tmp(tmp_path):
+    """Stored uploads and reports go to the test's own folder, never to var/media."""
+    from django.conf import settings
+
+    if not settings.configured:  # the rules engine's tests without Django
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(MEDIA_ROOT=tmp_path / "media"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache: API throttle counts are keyed by user id, and ids are
     reused after each test's rollback."""

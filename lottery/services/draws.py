@@ -473,6 +473,10 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
     draw = _lock(draw)
     now = now or timezone.now()
     _require(draw, (S.CLOSED,), "entering the result")
+    busy = draw.retail_imports.filter(state__in=("queued", "running")).order_by("pk").first()
+    if busy is not None:  # its lines would miss the settlement; it is refused once a result is in
+        raise DrawStateError(f"A retail sales file is still being imported for {draw} (import {busy.pk}, "
+                             f"{busy.file_name}); enter the result once it has finished.")
     if draw.game.code not in PIPELINE_GAMES:
         raise DrawInputError(f"{draw.game.name} results are not supported by the draw pipeline.")
     if now < draw.draw_at:

@@ -44,8 +44,12 @@ class Command(BaseCommand):
         parser.add_argument("--game", default="lotto", choices=NUMBER_GAMES)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep-file", action="store_true", help="keep the generated sales file")
+        parser.add_argument("--write-file", metavar="PATH",
+                            help="only schedule the draw and write its sales file to PATH (to import it another way, "
+                                 "e.g. uploaded as a job); no import, settlement or payout")
 
-    def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, **options):
+    def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, write_file: str | None = None,
+               **options):
         from lottery import services
         from lottery.services import settlement as settlement_service
         from lottery.services.retail import retail_import
@@ -77,6 +81,11 @@ class Command(BaseCommand):
         fmt = line_format(game, draw.ruleset.params)
 
         path = write_sales_file(fmt, lines, rng, draw)
+        if write_file:
+            os.replace(path, write_file)
+            self.stdout.write(json.dumps({"draw": draw.pk, "file": write_file, "lines": lines,
+                                          "bytes": os.path.getsize(write_file)}))
+            return
         size_mb = os.path.getsize(path) / 2**20
         self.stdout.write(f"draw {draw} (id {draw.pk}); sales file {path}: {lines} lines, {size_mb:.1f} MB")
         try:
