@@ -224,18 +224,11 @@ def _keno_round(ruleset: RuleSet, confirm_result):
     return draw, run_settlement(confirm_result(draw, KENO_RESULT).pk)
 
 
-def test_without_the_refusal_a_changed_multiplier_halts_the_settlement(db, confirm_result, monkeypatch):
-    from lottery.services import rulesets
-
-    monkeypatch.setattr(rulesets, "ruleset_check_tables", lambda ruleset: [])  # the release before this one
+def test_a_version_stored_without_the_check_halts_every_settlement(db, confirm_result):
+    # what publishing such a version did before this release: path B pays 20 x, the engine 25 x
     _, run = _keno_round(_unchecked_version("keno", _keno_with("multipliers.10.7.base", "25")), confirm_result)
-    assert run.state == RunState.HALTED
-
-
-def test_a_version_published_before_the_check_fails_its_settlement_naming_the_cell(db, confirm_result):
-    _, run = _keno_round(_unchecked_version("keno", _keno_with("multipliers.10.7.base", "25")), confirm_result)
-    assert (run.state, "multipliers.10.7.base: rule set says 25, the check computation has 20" in run.error) == (
-        RunState.FAILED, True)
+    assert (run.state, AuditEvent.objects.filter(action="lottery.settlement_disagreement").exists()) == (
+        RunState.HALTED, True)
 
 
 def test_a_keno_version_with_lower_caps_settles_end_to_end_with_the_capped_prizes(db, confirm_result, make_staff):
@@ -291,3 +284,24 @@ def test_the_version_page_says_when_the_check_computation_agrees(db, staff_clien
     html = staff_client(roles.COMPLIANCE_OFFICER).get(f"/lottery/rules/{ruleset.pk}/").content.decode()
     assert "holds the same tables as this version" in html
 
+
+
+# ------------------------------------------------------------------------------------------------
+# every published version, after a release
+# ------------------------------------------------------------------------------------------------
+
+def test_checking_the_published_versions_passes_for_the_digest_versions(db, capsys):
+    from django.core.management import call_command
+
+    call_command("check_rulesets")
+    assert "Every published rule version" in capsys.readouterr().out
+
+
+def test_checking_the_published_versions_exits_2_naming_a_version_that_differs(db, capsys):
+    from django.core.management import call_command
+
+    _unchecked_version("keno", _keno_with("multipliers.10.7.base", "25"))
+    with pytest.raises(SystemExit) as exited:
+        call_command("check_rulesets")
+    err = capsys.readouterr().err
+    assert (exited.value.code, "old-1" in err, "multipliers.10.7.base: rule set says 25" in err) == (2, True, True)
