@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from .audit import audit_record, verify_chain
+from .jobs import JobTask
 
 
 @shared_task(name="compliance.tasks.audit_verify_chain")
@@ -19,9 +20,9 @@ def audit_verify_chain() -> dict:
     return report.as_dict()
 
 
-@shared_task(name="compliance.tasks.report_generate", soft_time_limit=1800, time_limit=1900)
+@shared_task(base=JobTask, name="compliance.tasks.report_generate", soft_time_limit=1800, time_limit=1900)
 def report_generate(report_id: int) -> str:
-    """Render one report (PDF and CSV) and archive it; safe to run twice."""
+    """Render one report (PDF and CSV) and archive it; safe to run twice (a durable job: compliance.jobs)."""
     from .reports import report_render
 
     report = report_render(report_id)

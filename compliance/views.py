@@ -322,3 +322,52 @@ class ComplianceDashboardView(StaffPermissionRequired, TemplateView):
             registries=ExclusionRegistry.objects.count(),
         )
         return ctx
+
+
+class JobListView(StaffPermissionRequired, TemplateView):
+    """Background jobs (compliance.jobs): state, progress, attempts, last error; a stalled or failed
+    job has a button to send it again for the people its kind allows."""
+
+    permission_required = "compliance.view_job"
+    template_name = "compliance/jobs.html"
+
+    def get_context_data(self, **kwargs):
+        from .jobs import job_status
+        from .models import Job
+
+        ctx = super().get_context_data(**kwargs)
+        state = self.request.GET.get("state", "")
+        qs = Job.objects.all()
+        if state in Job.State.values:
+            qs = qs.filter(state=state)
+        now = timezone.now()
+        page = Paginator(qs, 50).get_page(self.request.GET.get("page"))
+        ctx.update(page=page, state=state, states=Job.State.choices,
+                   rows=[(job, job_status(job, self.request.user, now=now)) for job in page.object_list])
+        return ctx
+
+
+class JobRetryView(StaffPermissionRequired, View):
+    """Send a stalled, failed or waiting job again; who may is decided per kind by the service."""
+
+    permission_required = "compliance.access_backoffice"
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        from django.utils.http import url_has_allowed_host_and_scheme
+
+        from .jobs import JobError, job_retry
+        from .models import Job
+
+        job = get_object_or_404(Job, pk=pk)
+        try:
+            job_retry(actor=request.user, job=job, request=request)
+        except JobError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, gettext("The job is sent again; it starts when a worker takes it."))
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+            target = "compliance:jobs"
+        return redirect(target)

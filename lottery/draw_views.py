@@ -172,7 +172,10 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
         held = list(Payout.objects.filter(run=shown, state=Payout.State.HELD).order_by("-amount_cents")[:50]) if shown else []
         for payout in held:
             payout.pending_approval = large_wins.get(str(payout.pk))
+        jobs = _draw_jobs(draw, run, user)
         ctx.update(
+            settle_job=jobs["settle"], pay_job=jobs["pay"], refund_job=jobs["refund"],
+            job_stalled=bool(jobs["settle"] and (jobs["settle"]["stalled"] or jobs["settle"]["waiting"])),
             approvals=[{"approval": a, "step": APPROVAL_STEPS.get(a.kind, a.kind)} for a in waiting
                        if a.kind != "lottery.large_win"],
             results=results, pending=pending, proposed=proposed, confirmed=confirmed, run=run, shown_run=shown,
@@ -200,6 +203,22 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
         return ctx
 
 
+def _draw_jobs(draw: Draw, run, user) -> dict[str, dict | None]:
+    """The newest settlement (of the current run), payment and refund jobs of the draw, as the page
+    shows them (compliance.jobs.job_status: stalled since, waiting for the job system, retry)."""
+    from compliance.jobs import job_status, latest_jobs
+
+    from .services.settlement import job_key
+
+    keys = {"pay": f"lottery.pay_draw:{draw.pk}", "refund": f"lottery.pay_refunds:{draw.pk}"}
+    if run is not None:
+        keys["settle"] = job_key(run.pk)
+    latest = latest_jobs(keys.values())
+    now = timezone.now()
+    return {name: job_status(latest.get(keys[name]), user, now=now) if name in keys else None
+            for name in ("settle", "pay", "refund")}
+
+
 def _payout_summary(run) -> list[dict]:
     from django.db.models import Count, Sum
 
@@ -222,7 +241,8 @@ class DrawProgressView(StaffPermissionRequired, View):
     def get(self, request, pk: int):
         draw = get_object_or_404(Draw, pk=pk)
         run = current_run(draw)
-        data = {"draw_state": draw.state, "run": None}
+        jobs = _draw_jobs(draw, run, request.user)
+        data = {"draw_state": draw.state, "run": None, "job": jobs["settle"], "pay_job": jobs["pay"]}
         if run is not None:
             data["run"] = {
                 "version": run.version, "state": run.state, "phase": run.phase, "percent": run.percent,
@@ -409,7 +429,7 @@ class ApproveSettlementView(DrawActionView):
 
 class RetryPayoutsView(DrawActionView):
     permission_required = "lottery.approve_settlement"
-    done_message = gettext_lazy("The failed payouts of %(draw)s are sent to be paid again.")
+    done_message = gettext_lazy("The due and failed payouts of %(draw)s are sent to be paid.")
 
     def perform(self, draw, form):
         services.payouts_retry(actor=self.request.user, draw=draw, request=self.request)

@@ -336,7 +336,7 @@ def path_b_insert_sql(
     return (
         "INSERT INTO lottery_winning (run_id, line_id, wager_id, class_no, boosted, prize_cents) "
         f"SELECT {int(run_id)}, id, wager_id, cls, bst = 1, {prize_sql(prizes)} FROM ("
-        f"{path_b_select_sql(game, params, drawn, draw_id, lo, hi, vendor)}) w"
+        f"{path_b_select_sql(game, params, drawn, draw_id, lo, hi, vendor)}) w ORDER BY id"
     )
 
 

@@ -320,7 +320,7 @@ def path_b_sql(run: SettlementRun, drawn: Any, lo: int, hi: int, vendor: str) ->
         f"    SELECT id, wager_id, {weight_sql} AS w, {c.path_b_features(params, drawn)} FROM {LINE_TABLE}"
         f"    WHERE {where} {keep}"
         f"  ) f {keep}"
-        ") w WHERE cell IS NOT NULL"
+        ") w WHERE cell IS NOT NULL ORDER BY id"
     )
 
 

@@ -610,7 +610,7 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
         cursor.execute(
             "INSERT INTO lottery_wagerrefund (wager_id, draw_id, amount_cents, state, created_at) "
             "SELECT wager_id, %s, SUM(stake_cents + addon_cents), %s, %s FROM lottery_line "
-            "WHERE draw_id = %s GROUP BY wager_id",
+            "WHERE draw_id = %s GROUP BY wager_id ORDER BY wager_id",
             [draw.pk, WagerRefund.State.DUE, now, draw.pk],
         )
     refunds = WagerRefund.objects.filter(draw=draw)
@@ -624,10 +624,9 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
         # The cancelled draw's inherited rollovers pass on to the next draw of the game.
         hand_over_rollover(actor=actor, source=draw, rollover=draw.rollover_in, reason="draw cancelled")
     if count:
-        from ..tasks import pay_refunds
+        from .payouts import _enqueue_refunds
 
-        draw_id = draw.pk
-        transaction.on_commit(lambda: pay_refunds.delay(draw_id))
+        _enqueue_refunds(draw.pk, actor=actor)
     return draw
 
 
