@@ -41,7 +41,7 @@ from ..rules import games as engine_games
 from ..rules.errors import RulesError
 from ..rules.params import Params
 from . import codec
-from .base import muldiv_sql
+from .base import PATH_B_ROUNDING_MODE, muldiv_sql
 
 
 def _settlement():
@@ -251,8 +251,8 @@ def scale_plan(game: str, params: dict, engine_result: dict[str, Any]) -> dict[i
         return grouping(key, p) if grouping is not None else key
 
     step, mode = p.rounding()
-    if mode != "down":
-        raise RulesError(f"path B of settlement rounds down only; the rule version rounds {mode}")
+    if mode != PATH_B_ROUNDING_MODE:  # refused when published (lottery.check_tables)
+        raise RulesError(f"path B of settlement rounds {PATH_B_ROUNDING_MODE} only; the rule version rounds {mode}")
     step_cents = int(step * 100)
     with_fee = params.get("stake_basis") == "with_addon_fee"
     total: dict[str, Fraction] = defaultdict(Fraction)
