@@ -28,8 +28,14 @@ migrate: venv
 demo: migrate
 	$(PY) manage.py seed_demo
 
+# Jobs run outside the request, with no server to install: a Celery worker and beat (which runs the
+# job dispatcher) on the filesystem transport in var/jobs (the settings' embedded default), beside
+# runserver. Ctrl-C stops all three; the trap also stops the two in the background if runserver ends.
 run: demo
-	@echo "Serving Valvoja on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
+	@echo "Serving Valvoja on http://$(HOST):$(PORT)/ with a job worker and beat (Ctrl-C to stop)"
+	@trap 'kill $$(jobs -p) 2>/dev/null; wait' EXIT; \
+	$(PY) -m celery -A config worker --loglevel=WARNING --concurrency=2 --without-gossip --without-mingle & \
+	$(PY) -m celery -A config beat --loglevel=WARNING & \
 	STAFF_OTP_REQUIRED=$${STAFF_OTP_REQUIRED:-false} $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -200,21 +201,39 @@ class ScreeningDecision(models.Model):
 
 
 class RegistryImport(models.Model):
-    """One file imported into a registry: staged, then applied (replacing every previous entry of
-    the registry at once) when a second person approves it."""
+    """One file imported into a registry: checked and staged by a worker (the upload is stored first
+    and the record made `queued`, compliance.file_jobs), then applied (replacing every previous
+    entry of the registry at once) when a second person approves it."""
 
     class State(models.TextChoices):
+        QUEUED = "queued", _("waiting to be checked")
+        RUNNING = "running", _("being checked")
         STAGED = "staged", _("staged, awaiting approval")
         APPLIED = "applied", _("applied")
         REJECTED = "rejected", _("rejected")
         FAILED = "failed", _("failed validation")
 
+    class Phase(models.TextChoices):
+        NONE = "", _("finished")
+        QUEUED = "queued", _("waiting for a worker")
+        READING = "reading", _("checking the rows")
+        STAGING = "staging", _("staging the entries")
+
     registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="imports")
     file_name = models.CharField(_("file"), max_length=255)
     sha256 = models.CharField(_("SHA-256 of the file"), max_length=64)
+    size_bytes = models.BigIntegerField(_("size (bytes)"), default=0)
+    stored_file = models.CharField(max_length=200, blank=True)  # in the default storage (file_jobs.store_upload)
+    reason = models.CharField(_("reason"), max_length=255, blank=True)  # for the approval request
     rows = models.PositiveIntegerField(_("rows"), default=0)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.STAGED)
     errors = models.JSONField(_("errors"), default=list, blank=True)
+    error = models.TextField(blank=True)  # why the job itself stopped (not a row of the file)
+    phase = models.CharField(max_length=10, choices=Phase.choices, blank=True)
+    progress_done = models.BigIntegerField(default=0)  # rows checked, then entries staged
+    progress_total = models.BigIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -229,9 +248,18 @@ class RegistryImport(models.Model):
         verbose_name_plural = _("registry imports")
         ordering = ["-uploaded_at", "-pk"]
         permissions = [("import_registry", "Can upload a registry file for import")]
+        constraints = [
+            # A second upload of a file being checked attaches to that import (registry_services).
+            models.UniqueConstraint(fields=["registry", "sha256"], condition=Q(state__in=["queued", "running"]),
+                                    name="registryimport_file_active_once"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.registry}: {self.file_name} ({self.get_state_display()})"
+
+    @property
+    def in_progress(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.RUNNING)
 
 
 class ExclusionStage(models.Model):
@@ -376,3 +404,93 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
+
+
+class Job(models.Model):
+    """A durable background job (docs/architecture.md, "Jobs"): written in the transaction of the change
+    that causes it, sent to the broker after commit and re-sent by the dispatcher until it is done.
+
+    `kind` is the registered Celery task that does the work; `key` names the work (e.g.
+    `lottery.pay_draw:42`): while a job with that key is not finished, asking again attaches to it.
+    """
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        SENT = "sent", _("sent")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    ACTIVE = (State.QUEUED, State.SENT, State.RUNNING)
+
+    kind = models.CharField(_("kind"), max_length=100)
+    key = models.CharField(_("key"), max_length=200)
+    args = models.JSONField(_("arguments"), default=dict)
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.QUEUED)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    sends = models.PositiveIntegerField(_("sent to the broker"), default=0)
+    # Asked for again while running (new work may have arrived after the run read it): run once more.
+    rerun = models.BooleanField(default=False)
+    progress = models.BigIntegerField(_("progress"), default=0)
+    progress_total = models.BigIntegerField(_("progress total"), default=0)
+    heartbeat_at = models.DateTimeField(_("heartbeat"), null=True, blank=True)
+    worker = models.CharField(_("worker"), max_length=200, blank=True)
+    error = models.TextField(_("last error"), blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    not_before = models.DateTimeField(_("not before"), default=timezone.now)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_by_repr = models.CharField(_("requested by"), max_length=150, blank=True)
+
+    class Meta:
+        verbose_name = _("job")
+        verbose_name_plural = _("jobs")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["key"], condition=models.Q(state__in=["queued", "sent", "running"]),
+                                    name="compliance_job_one_active_per_key"),
+        ]
+        indexes = [
+            models.Index(fields=["state", "not_before"], name="compliance_job_state_idx"),
+            models.Index(fields=["key", "created_at"], name="compliance_job_key_idx"),
+        ]
+        # Each kind names who may send its jobs again (compliance.jobs.register_job_kind); this one
+        # allows it for every kind.
+        permissions = [("retry_job", "Can send any stalled or failed job again")]
+
+    def __str__(self) -> str:
+        return f"{self.key} #{self.pk}"
+
+    @property
+    def percent(self) -> int:
+        if self.state == self.State.DONE:
+            return 100
+        if not self.progress_total:
+            return 0
+        return max(0, min(100, int(self.progress * 100 // self.progress_total)))
+
+
+class ProcessHeartbeat(models.Model):
+    """A job process's sign of life (workers, beat, the dispatcher), refreshed every few seconds;
+    /healthz counts the fresh ones."""
+
+    class Role(models.TextChoices):
+        WORKER = "worker", _("worker")
+        BEAT = "beat", _("beat")
+        DISPATCHER = "dispatcher", _("dispatcher")
+
+    role = models.CharField(max_length=20, choices=Role.choices)
+    name = models.CharField(max_length=200)
+    started_at = models.DateTimeField(default=timezone.now)
+    seen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["role", "name"], name="compliance_heartbeat_one_per_process")]
+
+    def __str__(self) -> str:
+        return f"{self.role} {self.name}"

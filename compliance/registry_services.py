@@ -9,20 +9,27 @@ import csv
 import datetime as dt
 import hashlib
 import io
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import IO
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.core.files.storage import default_storage
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from players.identity import identifier_hash
 from players.rules import identifier_problem, normalise_name
 
+from . import file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
+from .jobs import job_enqueue
 from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
 
+log = logging.getLogger(__name__)
 IMPORT_KIND = "registry.import"
 LIFT_KIND = "registry.lift_ban"
 # Registers that are files from an outside keeper; the others are kept by staff, entry by entry.
@@ -85,8 +92,12 @@ class _Times:
         return value
 
 
-def parse_registry_file(data: bytes) -> Parsed:
-    """Validate every row; return the rows to stage or the row-numbered errors (line 1 = header)."""
+PROGRESS_LINES = 20_000  # lines between two progress reports while a file is checked
+
+
+def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = None) -> Parsed:
+    """Validate every row; return the rows to stage or the row-numbered errors (line 1 = header).
+    `progress(line)` is called every PROGRESS_LINES lines."""
     out = Parsed()
 
     def err(line: int, message: str) -> None:
@@ -135,6 +146,8 @@ def parse_registry_file(data: bytes) -> Parsed:
         if raw is None:
             break
         line = reader.line_num
+        if progress is not None and line % PROGRESS_LINES == 0:
+            progress(line)
         if not raw or (len(raw) == 1 and not raw[0].strip()):
             continue
         if len(raw) != width:
@@ -192,15 +205,17 @@ def parse_registry_file(data: bytes) -> Parsed:
     return out
 
 
-def _stage_rows(batch: RegistryImport, rows: list[tuple]) -> None:
+def _stage_rows(batch: RegistryImport, rows: list[tuple], progress: file_jobs.Progress | None = None) -> None:
     if connection.vendor == "postgresql":
         sql = (
             "COPY compliance_exclusionstage (batch_id, identifier_hash, name_normalised, birth_date, starts_at, "
             "ends_at, external_id) FROM STDIN"
         )
         with connection.cursor() as cur, cur.copy(sql) as copy:
-            for r in rows:
+            for n, r in enumerate(rows, start=1):
                 copy.write_row((batch.pk, *r))
+                if progress is not None and n % PROGRESS_LINES == 0:
+                    progress.advance(n)
         return
     ExclusionStage.objects.bulk_create(
         (ExclusionStage(batch=batch, identifier_hash=r[0], name_normalised=r[1], birth_date=r[2], starts_at=r[3],
@@ -209,40 +224,159 @@ def _stage_rows(batch: RegistryImport, rows: list[tuple]) -> None:
     )
 
 
-@transaction.atomic
-def registry_import_stage(*, actor, registry: ExclusionRegistry, data: bytes, file_name: str,
-                          reason: str = "", request=None) -> RegistryImport:
-    """Validate the whole file; on any error nothing is staged and the import is recorded as failed
-    with its row-numbered errors. Otherwise the rows are staged and a second person's approval is
-    requested; the register is unchanged until then."""
+def _stale_seconds() -> int:
+    return int(getattr(settings, "REGISTRY_IMPORT_STALE_SECONDS", 120))
+
+
+class ImportLost(Exception):
+    """Another worker took the import over (this one was presumed dead): this one's work is undone."""
+
+
+def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[bytes], file_name: str,
+                           reason: str = "", request=None, store: bool = True,
+                           start: bool = True) -> tuple[RegistryImport, bool]:
+    """Hand in a register file: stored (content-addressed) and recorded `queued`, with its audit
+    event, in one transaction; a job (`registry_import_run`) checks and stages it once that is
+    committed. Returns (import, attached): the same file for the same registry while it is being
+    checked is not queued again, its import is returned (attached). RegistryImportError (nothing
+    recorded) for a registry that takes no files. `store=False`: the caller runs the job itself."""
     if registry.kind not in IMPORTABLE_KINDS:
         raise RegistryImportError(f"{registry} is kept by staff entry by entry; it cannot be replaced by a file.")
-    parsed = parse_registry_file(data)
-    batch = RegistryImport.objects.create(
-        registry=registry,
-        file_name=file_name[:255],
-        sha256=hashlib.sha256(data).hexdigest(),
-        rows=len(parsed.rows),
-        uploaded_by=None if isinstance(actor, str) else actor,
-        uploaded_by_repr=actor if isinstance(actor, str) else actor.get_username(),
-        state=RegistryImport.State.FAILED if parsed.error_count else RegistryImport.State.STAGED,
-        errors=parsed.errors,
-    )
-    audit_record(
-        actor=actor,
-        action="registry.import_failed" if parsed.error_count else "registry.import_staged",
-        obj=batch,
-        data={"registry": registry.name, "file": batch.file_name, "sha256": batch.sha256, "rows": batch.rows,
-              "errors": parsed.error_count},
-        request=request,
-    )
-    if parsed.error_count:
+    sha, size = file_jobs.fingerprint(stream)
+    name = file_jobs.store_upload(stream, sha) if store else ""
+    for _ in range(3):
+        active = RegistryImport.objects.filter(registry=registry, sha256=sha, state__in=file_jobs.ACTIVE).first()
+        if active is not None:
+            attached = _attach(active)
+            if attached is not None:
+                return attached, True
+            continue
+        try:
+            with transaction.atomic():
+                batch = RegistryImport.objects.create(
+                    registry=registry, file_name=file_name[:255], sha256=sha, size_bytes=size, stored_file=name,
+                    reason=(reason or "")[:255], uploaded_by=None if isinstance(actor, str) else actor,
+                    uploaded_by_repr=actor if isinstance(actor, str) else actor.get_username(),
+                    state=RegistryImport.State.QUEUED, phase=RegistryImport.Phase.QUEUED,
+                )
+                audit_record(actor=actor, action="registry.import_queued", obj=batch, request=request,
+                             data={"registry": registry.name, "file": batch.file_name, "sha256": sha,
+                                   "size_bytes": size})
+                if start:
+                    _start(batch.pk)
+        except IntegrityError:  # the same file queued by another request meanwhile: attach to it
+            continue
+        return batch, False
+    raise RegistryImportError("The same file is being handed in by several requests at once; try again.")
+
+
+def _attach(active: RegistryImport) -> RegistryImport | None:
+    if active.state == RegistryImport.State.QUEUED or file_jobs.is_stale(active, stale_seconds=_stale_seconds()):
+        if not active.stored_file:
+            _stopped(active, "the check stopped before it finished (its process ended); nothing was staged")
+            return None
+        _start(active.pk)  # re-sends a lost message; a repeated one does nothing (the claim)
+    return active
+
+
+def _start(import_id: int) -> None:
+    """The one place a register import is handed to a worker: a durable job (compliance.jobs) written in the
+    caller's transaction, sent after commit and sent again by the dispatcher until it is done. A second
+    request for the same import attaches to its unfinished job."""
+    job_enqueue(kind="compliance.tasks.registry_import_run", key=f"compliance.registry_import:{import_id}", args={"import_id": import_id})
+
+
+def registry_import_run(import_id: int, *, data: bytes | None = None) -> RegistryImport:
+    """The job: claim the queued import (or one whose worker died), validate the whole stored file (or
+    `data`); on any error nothing is staged and the import is recorded as failed with its row-numbered
+    errors. Otherwise the rows are staged and a second person's approval is requested, in one
+    transaction; the register is unchanged until then. Safe to run twice; errors of the job itself
+    are recorded on the import, never raised."""
+    attempt = file_jobs.claim_for_job(RegistryImport, import_id, stale_seconds=_stale_seconds(),
+                              phase=RegistryImport.Phase.READING, progress_done=0, progress_total=0)
+    batch = RegistryImport.objects.select_related("registry", "uploaded_by").get(pk=import_id)
+    if attempt is None:
         return batch
-    _stage_rows(batch, parsed.rows)
-    approval_request(actor=actor, kind=IMPORT_KIND, obj=batch,
-                     payload={"registry": registry.name, "rows": batch.rows, "sha256": batch.sha256},
-                     reason=reason or f"Import {batch.file_name} into {registry.name}", request=request)
+    progress = file_jobs.Progress(RegistryImport, import_id, attempt)
+    try:
+        if data is None:
+            if not batch.stored_file:
+                raise RegistryImportError("the import has no stored file to read")
+            with default_storage.open(batch.stored_file, "rb") as stored:
+                data = stored.read()
+        if hashlib.sha256(data).hexdigest() != batch.sha256:
+            raise RegistryImportError("the stored file does not match the SHA-256 recorded when it was handed in")
+        return _check_and_stage(batch, data, progress)
+    except ImportLost:
+        log.warning("registry import %s: taken over by another worker; this attempt's work is undone", import_id)
+        return RegistryImport.objects.get(pk=import_id)
+    except Exception as exc:  # noqa: BLE001 - recorded on the import and logged; nothing was staged
+        log.exception("registry import %s failed", import_id)
+        _stopped(batch, f"{type(exc).__name__}: {exc}")
+        return RegistryImport.objects.get(pk=import_id)
+    finally:
+        progress.close()
+
+
+def _check_and_stage(batch: RegistryImport, data: bytes, progress: file_jobs.Progress) -> RegistryImport:
+    actor = batch.uploaded_by or batch.uploaded_by_repr
+    registry = batch.registry
+    progress.phase(RegistryImport.Phase.READING, 0, data.count(b"\n"))
+    parsed = parse_registry_file(data, progress=progress.advance)
+    if not parsed.error_count:
+        progress.phase(RegistryImport.Phase.STAGING, 0, len(parsed.rows), rows=len(parsed.rows))
+    with transaction.atomic():
+        if not parsed.error_count:
+            _stage_rows(batch, parsed.rows, progress)
+        # The record last: after this the transaction holds its row (no more progress is written).
+        _finish(batch, state=RegistryImport.State.FAILED if parsed.error_count else RegistryImport.State.STAGED,
+                rows=len(parsed.rows), errors=parsed.errors)
+        audit_record(
+            actor=actor,
+            action="registry.import_failed" if parsed.error_count else "registry.import_staged",
+            obj=batch,
+            data={"registry": registry.name, "file": batch.file_name, "sha256": batch.sha256, "rows": batch.rows,
+                  "errors": parsed.error_count},
+        )
+        if not parsed.error_count:
+            approval_request(actor=actor, kind=IMPORT_KIND, obj=batch,
+                             payload={"registry": registry.name, "rows": batch.rows, "sha256": batch.sha256},
+                             reason=batch.reason or f"Import {batch.file_name} into {registry.name}")
     return batch
+
+
+def _finish(batch: RegistryImport, **fields) -> None:
+    """Write the outcome on the record, if this worker still holds it (else ImportLost: roll back)."""
+    fields.setdefault("phase", RegistryImport.Phase.NONE)
+    fields.setdefault("heartbeat_at", timezone.now())
+    done = RegistryImport.objects.filter(pk=batch.pk, state__in=file_jobs.ACTIVE, attempts=batch.attempts).update(**fields)
+    if done != 1:
+        raise ImportLost(batch.pk)
+    for name, value in fields.items():
+        setattr(batch, name, value)
+
+
+def _stopped(batch: RegistryImport, error: str) -> None:
+    """The job itself failed (not the file): recorded as failed with the reason, audited."""
+    with transaction.atomic():
+        if RegistryImport.objects.filter(pk=batch.pk, state__in=file_jobs.ACTIVE).update(
+                state=RegistryImport.State.FAILED, phase="", error=error[:2000]):
+            audit_record(actor=batch.uploaded_by or batch.uploaded_by_repr, action="registry.import_stopped", obj=batch,
+                         data={"registry": batch.registry.name, "file": batch.file_name, "sha256": batch.sha256,
+                               "error": error[:500]})
+
+
+def registry_import_stage(*, actor, registry: ExclusionRegistry, data: bytes, file_name: str,
+                          reason: str = "", request=None) -> RegistryImport:
+    """Check and stage a register file now, in this process (the command line, the demo, tests):
+    recorded like an upload, run like the job. Returns the import: `staged` (a second person's
+    approval requested) or `failed` with its row-numbered errors."""
+    batch, attached = registry_import_submit(actor=actor, registry=registry, stream=io.BytesIO(data),
+                                             file_name=file_name, reason=reason, request=request, store=False,
+                                             start=False)
+    if attached or batch.state != RegistryImport.State.QUEUED:
+        return batch
+    return registry_import_run(batch.pk, data=data)
 
 
 def _apply_import(approval, *, approver) -> None:

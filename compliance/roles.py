@@ -66,7 +66,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout", "players.search_identifier",
                *DRAW_VIEWS, *DRAW_OPERATIONS],
     DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL,
-                      *FOUR_EYES],
+                      *FOUR_EYES, "compliance.view_job"],
     COMPLIANCE_OFFICER: [
         *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS, *DRAW_VIEWS, *PAYOUT_APPROVAL,
         "lottery.approve_large_win",
@@ -79,6 +79,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "compliance.view_compliance_dashboard", "compliance.view_registryimport", "compliance.import_registry",
         "compliance.add_exclusionentry", "compliance.change_exclusionentry", "compliance.view_registrycall",
         "compliance.view_approval", "compliance.decide_approval", "compliance.view_report", "compliance.add_report",
+        "compliance.view_job",
         # Second person for staff roles and control switches (compliance.controls).
         "compliance.approve_role_grant", "compliance.approve_control_change",
     ],

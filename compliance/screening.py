@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +25,7 @@ from players import selectors as player_selectors
 
 from .audit import audit_record
 from .models import ScreeningDecision
+from .money import format_cents
 from .registries import check_registries
 
 Action = ScreeningDecision.Action
@@ -76,10 +76,6 @@ class Decision:
     @property
     def codes(self) -> list[str]:
         return [r["code"] for r in self.reasons]
-
-
-def _euros(cents: int) -> str:
-    return f"{Decimal(cents).scaleb(-2):,.2f} {settings.OPERATOR_CURRENCY}".replace(",", " ")
 
 
 class _Context:
@@ -189,8 +185,8 @@ def _limit_check(c: _Context, kind: str, used_fn) -> None:
             remaining = max(0, limit.value - used)
             c.deny(
                 f"{kind}_limit",
-                f"This would exceed the {kind} limit of {_euros(limit.value)} {_PER[limit.period]}; "
-                f"{_euros(remaining)} remains.",
+                f"This would exceed the {kind} limit of {format_cents(limit.value, language='en')} {_PER[limit.period]}; "
+                f"{format_cents(remaining, language='en')} remains.",
                 period=limit.period,
                 limit_cents=limit.value,
                 remaining_cents=remaining,
@@ -215,8 +211,8 @@ def _check_cap(c: _Context) -> None:
     if c.amount > room:
         c.deny(
             "balance_cap",
-            f"A game account may hold at most {_euros(c.account.cap_cents)}; "
-            f"at most {_euros(room)} can be deposited now.",
+            f"A game account may hold at most {format_cents(c.account.cap_cents, language='en')}; "
+            f"at most {format_cents(room, language='en')} can be deposited now.",
             allowed_cents=room,
             cap_cents=c.account.cap_cents,
         )
@@ -233,7 +229,7 @@ def _check_cap_split(c: _Context) -> None:
         c.reasons.append(
             {
                 "code": "balance_cap_diverted",
-                "message": f"{_euros(diverted)} exceeds the balance cap and goes to a pending bank payout.",
+                "message": f"{format_cents(diverted, language='en')} exceeds the balance cap and goes to a pending bank payout.",
                 "diverted_cents": diverted,
             }
         )

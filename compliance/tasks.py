@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from .audit import audit_record, checkpoint_write, verify_chain
+from .jobs import JobTask
 
 
 def _record_broken(report) -> None:
@@ -31,10 +32,20 @@ def audit_checkpoint() -> dict:
             "written_seq": checkpoint.seq if checkpoint else None}
 
 
-@shared_task(name="compliance.tasks.report_generate", soft_time_limit=1800, time_limit=1900)
+@shared_task(base=JobTask, name="compliance.tasks.report_generate", soft_time_limit=1800, time_limit=1900)
 def report_generate(report_id: int) -> str:
-    """Render one report (PDF and CSV) and archive it; safe to run twice."""
+    """Render one report (PDF and CSV) and archive it; safe to run twice (a durable job: compliance.jobs)."""
     from .reports import report_render
 
     report = report_render(report_id)
     return report.sha256 if report else "skipped"
+
+
+@shared_task(base=JobTask, name="compliance.tasks.registry_import_run", soft_time_limit=3600, time_limit=3660)
+def registry_import_run(import_id: int) -> dict:
+    """Check and stage a register file handed in by the staff page (claimed by compare-and-set: a
+    repeated or late message does nothing)."""
+    from .registry_services import registry_import_run as run
+
+    batch = run(import_id)
+    return {"import": batch.pk, "state": batch.state, "rows": batch.rows}

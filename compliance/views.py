@@ -155,17 +155,19 @@ class RegistryImportView(StaffPermissionRequired, View):
             return redirect("compliance:registries")
         upload = form.cleaned_data["file"]
         try:
-            batch = registry_services.registry_import_stage(
-                actor=request.user, registry=form.cleaned_data["registry"], data=upload.read(),
+            # The file is stored and its check queued; a worker stages it (the page shows the progress).
+            batch, attached = registry_services.registry_import_submit(
+                actor=request.user, registry=form.cleaned_data["registry"], stream=upload,
                 file_name=upload.name, reason=form.cleaned_data["reason"], request=request,
             )
         except registry_services.RegistryImportError as exc:
             messages.error(request, str(exc))
             return redirect("compliance:registries")
-        if batch.state == RegistryImport.State.FAILED:
-            messages.error(request, gettext("The file was refused; nothing was imported. See the errors below."))
-        else:
-            messages.success(request, gettext("The file is staged; a second person must approve it on the approvals page."))
+        if attached:
+            messages.info(request, gettext("This file is already being checked; this page follows that import."))
+        elif batch.in_progress:
+            messages.success(request, gettext("The file was received. It is checked in the background; this page "
+                                              "shows how far it has got."))
         return redirect("compliance:registry-import", pk=batch.pk)
 
 
@@ -174,6 +176,29 @@ class RegistryImportDetailView(StaffPermissionRequired, DetailView):
     template_name = "compliance/registry_import.html"
     model = RegistryImport
     context_object_name = "batch"
+
+    def get_context_data(self, **kwargs):
+        from .file_jobs import percent
+
+        ctx = super().get_context_data(**kwargs)
+        ctx.update(percent=percent(self.object))
+        return ctx
+
+
+class RegistryImportStatusView(StaffPermissionRequired, View):
+    """JSON polled by the import's page while it runs."""
+
+    permission_required = "compliance.view_registryimport"
+
+    def get(self, request, pk):
+        from .file_jobs import percent
+
+        b = get_object_or_404(RegistryImport, pk=pk)
+        return JsonResponse({
+            "id": b.pk, "state": b.state, "state_label": b.get_state_display(), "phase": b.phase,
+            "phase_label": b.get_phase_display() if b.in_progress else "", "done": b.progress_done,
+            "total": b.progress_total, "percent": percent(b), "rows": b.rows, "in_progress": b.in_progress,
+        })
 
 
 class BanAddView(StaffPermissionRequired, View):
@@ -322,3 +347,52 @@ class ComplianceDashboardView(StaffPermissionRequired, TemplateView):
             registries=ExclusionRegistry.objects.count(),
         )
         return ctx
+
+
+class JobListView(StaffPermissionRequired, TemplateView):
+    """Background jobs (compliance.jobs): state, progress, attempts, last error; a stalled or failed
+    job has a button to send it again for the people its kind allows."""
+
+    permission_required = "compliance.view_job"
+    template_name = "compliance/jobs.html"
+
+    def get_context_data(self, **kwargs):
+        from .jobs import job_status
+        from .models import Job
+
+        ctx = super().get_context_data(**kwargs)
+        state = self.request.GET.get("state", "")
+        qs = Job.objects.all()
+        if state in Job.State.values:
+            qs = qs.filter(state=state)
+        now = timezone.now()
+        page = Paginator(qs, 50).get_page(self.request.GET.get("page"))
+        ctx.update(page=page, state=state, states=Job.State.choices,
+                   rows=[(job, job_status(job, self.request.user, now=now)) for job in page.object_list])
+        return ctx
+
+
+class JobRetryView(StaffPermissionRequired, View):
+    """Send a stalled, failed or waiting job again; who may is decided per kind by the service."""
+
+    permission_required = "compliance.access_backoffice"
+    http_method_names = ["post"]
+
+    def post(self, request, pk: int):
+        from django.utils.http import url_has_allowed_host_and_scheme
+
+        from .jobs import JobError, job_retry
+        from .models import Job
+
+        job = get_object_or_404(Job, pk=pk)
+        try:
+            job_retry(actor=request.user, job=job, request=request)
+        except JobError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, gettext("The job is sent again; it starts when a worker takes it."))
+        target = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+            target = "compliance:jobs"
+        return redirect(target)

@@ -17,6 +17,7 @@ NAVIGATION = [
     ("compliance:registries", _("Registries"), "compliance.view_exclusionregistry"),
     ("compliance:screening", _("Screening log"), "compliance.view_screeningdecision"),
     ("compliance:reports", _("Reports"), "compliance.view_report"),
+    ("compliance:jobs", _("Jobs"), "compliance.view_job"),
     ("compliance:audit-list", _("Audit trail"), "compliance.view_auditevent"),
     ("api-docs", _("API"), "compliance.use_api"),
     ("admin:index", _("Admin"), "staff"),

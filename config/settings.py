@@ -235,9 +235,23 @@ LOTTERY_JACKPOT_APPROVAL_CENTS = env.int("LOTTERY_JACKPOT_APPROVAL_CENTS", defau
 # 50 M€ by default: above LOTTERY_JACKPOT_APPROVAL_CENTS, so that between the two a jackpot is set
 # only with a second person's approval, and above it not at all.
 LOTTERY_JACKPOT_MAX_CENTS = env.int("LOTTERY_JACKPOT_MAX_CENTS", default=5_000_000_000)
-# A running settlement whose worker has not written for this long is presumed dead and may be
-# claimed by another worker; longer than any single chunk or the counting query can take.
-LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=300)
+# A running settlement whose worker has not beaten for this long is presumed dead and may be claimed
+# by another worker. Run as a job its claim is refreshed every JOBS_HEARTBEAT_SECONDS by the job's
+# heartbeat thread (not only between chunks), so this need only outlast a few missed beats.
+LOTTERY_SETTLEMENT_STALE_SECONDS = env.int("LOTTERY_SETTLEMENT_STALE_SECONDS", default=30)
+
+# A retail or register import whose worker has not written for this long is presumed dead. In a job
+# the job's heartbeat keeps the import's fresh (compliance.file_jobs.claim_for_job), and a job sent
+# again meanwhile waits for this limit; an import run by a command beats only with its progress, so
+# this is longer than any single step of an import of 10,000,000 lines.
+LOTTERY_IMPORT_STALE_SECONDS = env.int("LOTTERY_IMPORT_STALE_SECONDS", default=120)
+REGISTRY_IMPORT_STALE_SECONDS = env.int("REGISTRY_IMPORT_STALE_SECONDS", default=120)
+# Uploads are hashed (SHA-256) while they arrive: the import is named and stored by its content
+# without reading a big file once more inside the request (compliance/file_jobs.py).
+FILE_UPLOAD_HANDLERS = [
+    "compliance.file_jobs.HashingMemoryFileUploadHandler",
+    "compliance.file_jobs.HashingTemporaryFileUploadHandler",
+]
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(VAR_DIR / "static")))
@@ -338,20 +352,38 @@ SPECTACULAR_SETTINGS = {
         "DrawStateEnum": "lottery.models.DrawState",
         "SettlementRunStateEnum": "lottery.models.RunState",
         "RetailImportStateEnum": "lottery.models.RetailImport.State",
+        "RetailImportPhaseEnum": "lottery.models.RetailImport.Phase",
         "DrawResultStatusEnum": "lottery.models.ResultStatus",
     },
 }
 
-# Celery: with no broker configured tasks run in-process (the embedded default); with Redis or
-# RabbitMQ they run in workers on any number of hosts.
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
+# Celery and jobs (docs/architecture.md, "Jobs"). The embedded default is a serverless transport:
+# kombu's filesystem transport in var/jobs, served by the worker that `make run` starts. An empty
+# CELERY_BROKER_URL runs tasks in-process (the test suite); production sets Redis or RabbitMQ.
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://localhost/")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+JOBS_DIR = Path(env("JOBS_DIR", default=str(VAR_DIR / "jobs")))
 _default_backend = ""
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     _default_backend = CELERY_BROKER_URL
+    # kombu's Redis transport with the fix that keeps a worker alive when Redis drops mid-task.
+    CELERY_BROKER_TRANSPORT = "config.kombu_redis:Transport"
+    # A request never waits long for a broker that is down: connect and socket timeouts of seconds
+    # (the job stays queued and the dispatcher sends it later); health checks find dead sockets.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5,
+                                       "health_check_interval": 10, "socket_keepalive": True}
 elif CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
     _default_backend = "rpc://"
+elif CELERY_BROKER_URL.startswith("filesystem://"):
+    # The queue is a folder: no server. One host only (the web process, worker and beat share it).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(JOBS_DIR / "queue"), "data_folder_out": str(JOBS_DIR / "queue"),
+        "control_folder": str(JOBS_DIR / "control"), "store_processed": False,
+    }
+    for _folder in ("queue", "control"):
+        (JOBS_DIR / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=_default_backend) or None
 CELERY_RESULT_EXPIRES = 24 * 60 * 60
 CELERY_TASK_SERIALIZER = "json"
@@ -367,8 +399,36 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers outlive the broker: they retry the connection for ever (startup included) and keep running
+# the task they hold when it drops (its outcome is written to the job row, not to the broker).
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Publishing from a request: a connect timeout of seconds, and no retry loop of its own (jobs are
+# published with one quick retry by compliance.jobs.publish; the dispatcher does the rest).
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
+# Beat: the database schedule, plus a heartbeat row for /healthz (compliance/beat.py); the beat
+# process also runs the job dispatcher (JOBS_DISPATCHER_IN_BEAT).
+CELERY_BEAT_SCHEDULER = "compliance.beat:Scheduler"
+# Jobs: a running job beats every few seconds; one silent for JOBS_STALE_SECONDS is taken back and
+# sent again (a dead worker's job resumes within a minute); a job sent but never started is sent
+# again after JOBS_RESEND_SECONDS (doubling); connection errors are retried JOBS_MAX_ATTEMPTS times.
+JOBS_HEARTBEAT_SECONDS = env.float("JOBS_HEARTBEAT_SECONDS", default=5)
+JOBS_STALE_SECONDS = env.float("JOBS_STALE_SECONDS", default=30)
+JOBS_RESEND_SECONDS = env.float("JOBS_RESEND_SECONDS", default=30)
+JOBS_DISPATCH_SECONDS = env.float("JOBS_DISPATCH_SECONDS", default=2)
+JOBS_MAX_ATTEMPTS = env.int("JOBS_MAX_ATTEMPTS", default=8)
+JOBS_DISPATCHER_IN_BEAT = env.bool("JOBS_DISPATCHER_IN_BEAT", default=True)
+JOBS_QUEUE = env("JOBS_QUEUE", default="")  # empty: Celery's default queue
+# What /healthz requires (503 naming each one missing): with a broker, the broker, a live worker,
+# beat and the dispatcher; in-process (eager) only the database.
+HEALTHZ_REQUIRE = env.list(
+    "HEALTHZ_REQUIRE",
+    default=["database", "broker", "workers", "beat", "dispatcher"] if CELERY_BROKER_URL else ["database"],
+)
 
 LOGGING = {
     "version": 1,

@@ -47,20 +47,44 @@ def _broker_status() -> str:
     from kombu import Connection
 
     try:
-        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2,
+                        transport_options=getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {})) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
         return "ok"
     except Exception as exc:  # noqa: BLE001
         return f"error: {type(exc).__name__}"
 
 
+def _job_processes() -> dict[str, dict]:
+    """Live workers, beat and dispatcher, from their heartbeat rows (compliance.jobs): counts only."""
+    from compliance.jobs import live_processes
+
+    try:
+        live = live_processes()
+    except Exception as exc:  # noqa: BLE001  (the database is down: reported by its own entry)
+        return {name: {"status": f"error: {type(exc).__name__}", "live": 0}
+                for name in ("workers", "beat", "dispatcher")}
+    return {name: {"status": "ok" if live[role] else "missing", "live": live[role]}
+            for name, role in (("workers", "worker"), ("beat", "beat"), ("dispatcher", "dispatcher"))}
+
+
 @never_cache
 @require_GET
 def healthz(request):
-    """Load-balancer probe: open to anyone, reveals only up/down of the database and the broker."""
-    status = {"database": _database_status(), "broker": _broker_status()}
-    healthy = status["database"] == "ok" and status["broker"] in ("ok", "eager")
-    return JsonResponse({"status": "ok" if healthy else "error", **status}, status=200 if healthy else 503)
+    """Load-balancer probe: open to anyone, reveals only up/down of the database and the broker and
+    how many job processes are alive. HTTP 503 when a component HEALTHZ_REQUIRE names is not ok;
+    `missing` names each."""
+    status: dict = {"database": _database_status(), "broker": _broker_status(), **_job_processes()}
+    required = list(settings.HEALTHZ_REQUIRE)
+
+    def ok(name: str) -> bool:
+        value = status.get(name)
+        value = value["status"] if isinstance(value, dict) else value
+        return value == "ok" or (name == "broker" and value == "eager")
+
+    missing = [name for name in required if not ok(name)]
+    return JsonResponse({"status": "error" if missing else "ok", "missing": missing, "required": required, **status},
+                        status=503 if missing else 200)
 
 
 def page_not_found(request, exception):

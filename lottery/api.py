@@ -8,6 +8,7 @@ Refusals: 409 when the draw's state does not allow the step, 403 when the four-e
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -183,24 +184,30 @@ class CorrectionConfirmAPI(_DrawStep):
 
 
 class RetailImportUploadAPI(APIView):
-    """POST a retail sales file (multipart, field `file`): 201 when imported, 422 with the report."""
+    """POST a retail sales file (multipart, field `file`): stored and imported by a worker. 202 with
+    the queued import (poll `GET /api/v1/retail-imports/<id>/` until `state` is `done` or `failed`);
+    the same file while it is being imported: 202 with that import (`attached`: true); a file already
+    imported for the draw: 422 with the refusal, as before."""
 
     permission_required = "lottery.import_sales"
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(request={"multipart/form-data": s.RetailUploadSerializer}, responses={201: s.RetailImportSerializer,
+    @extend_schema(request={"multipart/form-data": s.RetailUploadSerializer}, responses={202: s.RetailImportSerializer,
                                                                                        422: s.RetailImportSerializer})
     def post(self, request, pk: int):
-        from .services.retail import retail_import
+        from .services.retail import retail_import_submit
 
         draw = get_object_or_404(Draw, pk=pk)
         form = s.RetailUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         upload = form.validated_data["file"]
-        record = retail_import(actor=request.user, draw=draw, stream=upload.file, file_name=upload.name,
-                               request=request)
-        code = status.HTTP_201_CREATED if record.state == RetailImport.State.DONE else status.HTTP_422_UNPROCESSABLE_ENTITY
-        return Response(s.RetailImportSerializer(record).data, status=code)
+        record, attached = retail_import_submit(actor=request.user, draw=draw, stream=upload, file_name=upload.name,
+                                                request=request)
+        data = {**s.RetailImportSerializer(record).data, "attached": attached}
+        if record.state == RetailImport.State.FAILED:
+            return Response(data, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        code = status.HTTP_201_CREATED if record.state == RetailImport.State.DONE else status.HTTP_202_ACCEPTED
+        return Response(data, status=code, headers={"Location": reverse("api:retail-import", args=[record.pk])})
 
 
 class RetailImportDetailAPI(RetrieveAPIView):

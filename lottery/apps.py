@@ -33,4 +33,18 @@ class LotteryConfig(AppConfig):
         connection_created.connect(_sqlite_functions, dispatch_uid="lottery.sqlite_functions")
         # The draw pipeline's four-eyes kinds (lottery.result, .correction, .payout, .large_win) are
         # registered with compliance.approvals when the services load; the approvals page needs them.
+        # The durable jobs of the pipeline (compliance.jobs) and who may send a stalled one again.
+        from django.utils.translation import gettext_lazy as _
+
+        from compliance.jobs import register_job_kind
+
         from . import services  # noqa: F401
+
+        register_job_kind("lottery.tasks.settle_run", label=_("Settlement"),
+                          retry_permission="lottery.manage_settlement")
+        register_job_kind("lottery.tasks.pay_draw", label=_("Payment of prizes"),
+                          retry_permission="lottery.approve_settlement")
+        register_job_kind("lottery.tasks.pay_refunds", label=_("Refund of stakes"),
+                          retry_permission="lottery.approve_settlement")
+        register_job_kind("lottery.tasks.retail_import_run", label=_("Retail sales import"),
+                          retry_permission="lottery.import_sales")

@@ -172,7 +172,10 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
         held = list(Payout.objects.filter(run=shown, state=Payout.State.HELD).order_by("-amount_cents")[:50]) if shown else []
         for payout in held:
             payout.pending_approval = large_wins.get(str(payout.pk))
+        jobs = _draw_jobs(draw, run, user)
         ctx.update(
+            settle_job=jobs["settle"], pay_job=jobs["pay"], refund_job=jobs["refund"],
+            job_stalled=bool(jobs["settle"] and (jobs["settle"]["stalled"] or jobs["settle"]["waiting"])),
             approvals=[{"approval": a, "step": APPROVAL_STEPS.get(a.kind, a.kind)} for a in waiting
                        if a.kind != "lottery.large_win"],
             results=results, pending=pending, proposed=proposed, confirmed=confirmed, run=run, shown_run=shown,
@@ -200,6 +203,22 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
         return ctx
 
 
+def _draw_jobs(draw: Draw, run, user) -> dict[str, dict | None]:
+    """The newest settlement (of the current run), payment and refund jobs of the draw, as the page
+    shows them (compliance.jobs.job_status: stalled since, waiting for the job system, retry)."""
+    from compliance.jobs import job_status, latest_jobs
+
+    from .services.settlement import job_key
+
+    keys = {"pay": f"lottery.pay_draw:{draw.pk}", "refund": f"lottery.pay_refunds:{draw.pk}"}
+    if run is not None:
+        keys["settle"] = job_key(run.pk)
+    latest = latest_jobs(keys.values())
+    now = timezone.now()
+    return {name: job_status(latest.get(keys[name]), user, now=now) if name in keys else None
+            for name in ("settle", "pay", "refund")}
+
+
 def _payout_summary(run) -> list[dict]:
     from django.db.models import Count, Sum
 
@@ -222,7 +241,8 @@ class DrawProgressView(StaffPermissionRequired, View):
     def get(self, request, pk: int):
         draw = get_object_or_404(Draw, pk=pk)
         run = current_run(draw)
-        data = {"draw_state": draw.state, "run": None}
+        jobs = _draw_jobs(draw, run, request.user)
+        data = {"draw_state": draw.state, "run": None, "job": jobs["settle"], "pay_job": jobs["pay"]}
         if run is not None:
             data["run"] = {
                 "version": run.version, "state": run.state, "phase": run.phase, "percent": run.percent,
@@ -409,7 +429,7 @@ class ApproveSettlementView(DrawActionView):
 
 class RetryPayoutsView(DrawActionView):
     permission_required = "lottery.approve_settlement"
-    done_message = gettext_lazy("The failed payouts of %(draw)s are sent to be paid again.")
+    done_message = gettext_lazy("The due and failed payouts of %(draw)s are sent to be paid.")
 
     def perform(self, draw, form):
         services.payouts_retry(actor=self.request.user, draw=draw, request=self.request)
@@ -534,24 +554,21 @@ class RetailImportView(StaffPermissionRequired, FormView):
         return ctx
 
     def form_valid(self, form):
-        from .services.retail import retail_import
+        from .services.retail import retail_import_submit
 
         upload = form.cleaned_data["file"]
         try:
-            record = retail_import(actor=self.request.user, draw=self.draw, stream=upload.file, file_name=upload.name,
-                                   request=self.request)
+            # The file is stored and its import queued; a worker loads it (the page shows the progress).
+            record, attached = retail_import_submit(actor=self.request.user, draw=self.draw, stream=upload,
+                                                    file_name=upload.name, request=self.request)
         except services.DrawError as exc:
             form.add_error(None, exc.message)
             return self.form_invalid(form)
-        if record.state == RetailImport.State.DONE:
-            messages.success(self.request, ngettext("Imported %(lines)s lines in %(tickets)s ticket.",
-                                                    "Imported %(lines)s lines in %(tickets)s tickets.",
-                                                    record.tickets) % {
-                "lines": record.lines, "tickets": record.tickets})
-        else:
-            messages.error(self.request, ngettext("The file was refused: %(n)s bad row. Nothing was imported.",
-                                                  "The file was refused: %(n)s bad rows. Nothing was imported.",
-                                                  record.error_count) % {"n": record.error_count})
+        if attached:
+            messages.info(self.request, _("This file is already being imported; this page follows that import."))
+        elif record.in_progress:
+            messages.success(self.request, _("The file was received. It is imported in the background; "
+                                                   "this page shows how far it has got."))
         return HttpResponseRedirect(reverse("lottery:import", args=[record.pk]))
 
 
@@ -564,7 +581,41 @@ class RetailImportDetailView(StaffPermissionRequired, DetailView):
     def get_context_data(self, **kwargs):
         from django.core.paginator import Paginator
 
+        from compliance.file_jobs import percent
+
         ctx = super().get_context_data(**kwargs)
         page = Paginator(self.object.errors or [], 200).get_page(self.request.GET.get("page"))
-        ctx.update(page=page, more=max(0, self.object.error_count - len(self.object.errors or [])))
+        ctx.update(page=page, more=max(0, self.object.error_count - len(self.object.errors or [])),
+                   percent=percent(self.object), outcome=retail_import_outcome(self.object))
         return ctx
+
+
+def retail_import_outcome(record: RetailImport) -> str:
+    """The import's result in a sentence for staff (empty while it runs)."""
+    if record.state == RetailImport.State.DONE:
+        return ngettext("Imported %(lines)s lines in %(tickets)s ticket.",
+                        "Imported %(lines)s lines in %(tickets)s tickets.", record.tickets) % {
+            "lines": record.lines, "tickets": record.tickets}
+    if record.state == RetailImport.State.FAILED and record.error_count:
+        return ngettext("The file was refused: %(n)s bad row. Nothing was imported.",
+                        "The file was refused: %(n)s bad rows. Nothing was imported.",
+                        record.error_count) % {"n": record.error_count}
+    if record.state == RetailImport.State.FAILED:
+        return _("The import stopped before it finished. Nothing was imported. Hand the file in again.")
+    return ""
+
+
+class RetailImportStatusView(StaffPermissionRequired, View):
+    """JSON polled by the import's page while it runs."""
+
+    permission_required = "lottery.view_retailimport"
+
+    def get(self, request, pk):
+        from compliance.file_jobs import percent
+
+        r = get_object_or_404(RetailImport, pk=pk)
+        return JsonResponse({
+            "id": r.pk, "state": r.state, "state_label": r.get_state_display(), "phase": r.phase,
+            "phase_label": r.get_phase_display() if r.in_progress else "", "done": r.progress_done,
+            "total": r.progress_total, "percent": percent(r), "rows": r.rows, "in_progress": r.in_progress,
+        })

@@ -208,28 +208,60 @@ def _plussa(params: Mapping[str, Any]) -> list[int]:
     return [int(c) for c in plussa.get("classes", [])]
 
 
+# Path B's class tables, written out by hand from the digest (§5.1-§5.4): (condition on the columns
+# h main hits, a additional held, s secondary hits) -> class, in order; the plus-number class (Lotto
+# 7, Vikinglotto 9) for a Plussa line with no other prize; and the draw format these conditions
+# assume. They are never read from a rule version: `lottery.check_tables` compares a rule version
+# with them when it is published and refuses one they cannot settle.
+PATH_B_CLASSES: dict[str, tuple[tuple[str, int], ...]] = {
+    "lotto": (("h = 7", 1), ("h = 6 AND a = 1", 2), ("h = 6", 3), ("h = 5", 4), ("h = 4", 5),
+              ("h = 3 AND a = 1", 6)),  # §28 / digest §5.1
+    "eurojackpot": tuple((f"h = {m} AND s = {s}", c) for m, s, c in (  # §29 / digest §5.2: main + stars
+        (5, 2, 1), (5, 1, 2), (5, 0, 3), (4, 2, 4), (4, 1, 5), (3, 2, 6), (4, 0, 7), (2, 2, 8), (3, 1, 9),
+        (3, 0, 10), (1, 2, 11), (2, 1, 12))),
+    "vikinglotto": tuple((f"h = {m} AND s = {v}", c) for m, v, c in (  # §30 / digest §5.3: main + Viking
+        (6, 1, 1), (6, 0, 2), (5, 1, 3), (5, 0, 4), (4, 1, 5), (4, 0, 6), (3, 1, 7), (3, 0, 8))),
+    "milli": (("h = 6", 1), ("h = 5 AND a = 1", 2), ("h = 5", 3), ("h = 4", 4), ("h = 3", 5),
+              ("h = 2", 6)),  # §31 / digest §5.4
+}
+PATH_B_PLUS_CLASS: dict[str, int] = {"lotto": 7, "vikinglotto": 9}
+PATH_B_FORMAT: dict[str, dict[str, int]] = {
+    "lotto": {"numbers": 7, "additional": 1},
+    "eurojackpot": {"numbers": 5, "stars": 2},
+    "vikinglotto": {"numbers": 6},
+    "milli": {"numbers": 6, "additional": 1},
+}
+
+
+def path_b_check_cells(game: str) -> dict[str, Any]:
+    """Path B's tables as cells named like the rule version's parameters (`lottery.check_tables`):
+    the list of classes and the format values its class conditions assume."""
+    classes = [c for _, c in PATH_B_CLASSES[game]]
+    if game in PATH_B_PLUS_CLASS:
+        classes.append(PATH_B_PLUS_CLASS[game])
+    cells: dict[str, Any] = {"classes": ", ".join(str(c) for c in classes)}
+    cells.update({f"format.{key}": value for key, value in PATH_B_FORMAT[game].items()})
+    return cells
+
+
+def ruleset_check_cells(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The same cells read from a rule version's parameters."""
+    classes = params.get("classes")
+    keys = [str(c.get("class")) if isinstance(c, Mapping) else repr(c) for c in classes] \
+        if isinstance(classes, list) else [repr(classes)]
+    fmt = params.get("format") if isinstance(params.get("format"), Mapping) else {}
+    cells: dict[str, Any] = {"classes": ", ".join(keys)}
+    cells.update({f"format.{key}": fmt.get(key) for key in PATH_B_FORMAT[game]})
+    return cells
+
+
 def path_b_class_sql(game: str, params: Mapping[str, Any]) -> str:
     """Class number from the columns h (main hits), a (additional 0/1), s (secondary hits), plus_ok."""
-    has_plussa = bool(params.get("plussa"))
-    if game == "lotto":  # §28 / digest §5.1
-        rows = ["WHEN h = 7 THEN 1", "WHEN h = 6 AND a = 1 THEN 2", "WHEN h = 6 THEN 3", "WHEN h = 5 THEN 4",
-                "WHEN h = 4 THEN 5", "WHEN h = 3 AND a = 1 THEN 6"]
-        if has_plussa:
-            rows.append("WHEN plus_ok = 1 THEN 7")
-    elif game == "eurojackpot":  # §29 / digest §5.2: main + stars
-        table = [(5, 2, 1), (5, 1, 2), (5, 0, 3), (4, 2, 4), (4, 1, 5), (3, 2, 6), (4, 0, 7), (2, 2, 8),
-                 (3, 1, 9), (3, 0, 10), (1, 2, 11), (2, 1, 12)]
-        rows = [f"WHEN h = {m} AND s = {s} THEN {c}" for m, s, c in table]
-    elif game == "vikinglotto":  # §30 / digest §5.3: main + Viking number
-        table = [(6, 1, 1), (6, 0, 2), (5, 1, 3), (5, 0, 4), (4, 1, 5), (4, 0, 6), (3, 1, 7), (3, 0, 8)]
-        rows = [f"WHEN h = {m} AND s = {v} THEN {c}" for m, v, c in table]
-        if has_plussa:
-            rows.append("WHEN plus_ok = 1 THEN 9")
-    elif game == "milli":  # §31 / digest §5.4
-        rows = ["WHEN h = 6 THEN 1", "WHEN h = 5 AND a = 1 THEN 2", "WHEN h = 5 THEN 3", "WHEN h = 4 THEN 4",
-                "WHEN h = 3 THEN 5", "WHEN h = 2 THEN 6"]
-    else:  # pragma: no cover - guarded by require_number_game
+    if game not in PATH_B_CLASSES:  # pragma: no cover - guarded by require_number_game
         raise ValueError(game)
+    rows = [f"WHEN {condition} THEN {c}" for condition, c in PATH_B_CLASSES[game]]
+    if game in PATH_B_PLUS_CLASS and params.get("plussa"):
+        rows.append(f"WHEN plus_ok = 1 THEN {PATH_B_PLUS_CLASS[game]}")
     return "CASE " + " ".join(rows) + " END"
 
 
@@ -304,7 +336,7 @@ def path_b_insert_sql(
     return (
         "INSERT INTO lottery_winning (run_id, line_id, wager_id, class_no, boosted, prize_cents) "
         f"SELECT {int(run_id)}, id, wager_id, cls, bst = 1, {prize_sql(prizes)} FROM ("
-        f"{path_b_select_sql(game, params, drawn, draw_id, lo, hi, vendor)}) w"
+        f"{path_b_select_sql(game, params, drawn, draw_id, lo, hi, vendor)}) w ORDER BY id"
     )
 
 

@@ -196,8 +196,9 @@ class JackpotSerializer(serializers.Serializer):
 class RetailImportSerializer(serializers.ModelSerializer):
     class Meta:
         model = RetailImport
-        fields = ["id", "draw", "state", "file_name", "file_sha256", "size_bytes", "method", "rows", "tickets",
-                  "lines", "stake_cents", "error_count", "errors", "actor_repr", "started_at", "finished_at"]
+        fields = ["id", "draw", "state", "phase", "progress_done", "progress_total", "file_name", "file_sha256",
+                  "size_bytes", "method", "rows", "tickets", "lines", "stake_cents", "error_count", "errors", "error",
+                  "actor_repr", "started_at", "finished_at"]
 
 
 class RetailUploadSerializer(serializers.Serializer):

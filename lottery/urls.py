@@ -35,4 +35,5 @@ urlpatterns = [
     path("draws/<id:pk>/payout-report/", draw_views.PayoutReportView.as_view(), name="draw-payout-report"),
     path("payouts/<id:pk>/approve/", draw_views.ApproveLargeWinView.as_view(), name="payout-approve"),
     path("imports/<id:pk>/", draw_views.RetailImportDetailView.as_view(), name="import"),
+    path("imports/<id:pk>/status/", draw_views.RetailImportStatusView.as_view(), name="import-status"),
 ]

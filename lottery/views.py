@@ -14,6 +14,7 @@ from .forms import MULTIPLIER, CalculatorForm
 from .models import RuleSet
 from .rules.errors import RoundInputError, RulesError
 from .selectors import prize_calculation, ruleset_effective
+from .services.rulesets import check_tables_message, ruleset_check_tables
 
 
 class RuleSetListView(StaffPermissionRequired, ListView):
@@ -40,6 +41,9 @@ class RuleSetDetailView(StaffPermissionRequired, DetailView):
         ctx = super().get_context_data(**kwargs)
         ctx["params_json"] = json.dumps(self.object.params, indent=2, ensure_ascii=False)
         ctx["classes"] = self.object.params.get("classes", [])
+        cells = ruleset_check_tables(self.object)
+        ctx["check_tables"] = check_tables_message(self.object.game, self.object.version, cells,
+                                                   published=True).splitlines() if cells else []
         return ctx
 
 

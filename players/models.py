@@ -16,6 +16,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from compliance.money import format_cents
+
 from . import rules
 
 
@@ -248,7 +250,7 @@ class LedgerEntry(models.Model):
         indexes = [models.Index(fields=["account", "kind", "created_at"], name="players_ledger_window_idx")]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.amount_cents} ({self.reference})"
+        return f"{self.kind} {format_cents(self.amount_cents, language='en')} ({self.reference})"
 
     @property
     def requested_cents(self) -> int:
@@ -288,7 +290,7 @@ class PendingPayout(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Pending payout {self.amount_cents} ({self.status})"
+        return f"Pending payout {format_cents(self.amount_cents, language='en')} ({self.status})"
 
 
 class LimitKind(models.TextChoices):

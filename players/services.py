@@ -29,6 +29,7 @@ from compliance.approvals import ApprovalRefused, approval_request, register_app
 from compliance.audit import audit_record
 from compliance.controls import register_control
 from compliance.models import Approval, AuditEvent
+from compliance.money import format_cents
 
 from . import rules
 from .errors import Conflict, InvalidRequest, PlayerError, Refused
@@ -1024,7 +1025,8 @@ def channel_prize_credit(
             actor=actor, kind=CHANNEL_PRIZE_KIND, obj=account,
             payload={"amount_cents": amount_cents, "reference": reference, "game": game,
                      "channel": channel.code if channel else None, "limit_cents": limit},
-            reason=f"Prize credit of {amount_cents / 100:.2f} above the channel's limit of {limit / 100:.2f}",
+            reason=(f"Prize credit of {format_cents(amount_cents, language='en')} above the channel's limit of "
+                    f"{format_cents(limit, language='en')}"),
             request=request,
         )
     return PrizeCredit(approval=approval)
@@ -1053,7 +1055,7 @@ def payout_release_request(*, actor, payout: PendingPayout, bank_reference: str,
         return approval_request(
             actor=actor, kind=PAYOUT_RELEASE_KIND, obj=p,
             payload={"bank_reference": bank_reference[:100], "amount_cents": p.amount_cents},
-            reason=f"Bank payout of {p.amount_cents / 100:.2f} paid with reference {bank_reference[:100]}",
+            reason=f"Bank payout of {format_cents(p.amount_cents, language='en')} paid with reference {bank_reference[:100]}",
             request=request,
         )
 

@@ -83,6 +83,20 @@ def api_client_for(make_staff):
 
 
 @pytest.fixture(autouse=True)
+def _media_in_tmp(tmp_path):
+    """Stored uploads and reports go to the test's own folder, never to var/media."""
+    from django.conf import settings
+
+    if not settings.configured:  # the rules engine's tests without Django
+        yield
+        return
+    from django.test import override_settings
+
+    with override_settings(MEDIA_ROOT=tmp_path / "media"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache: API throttle counts are keyed by user id, and ids are
     reused after each test's rollback."""
@@ -93,6 +107,53 @@ def _empty_cache():
 
         cache.clear()
     yield
+
+
+@pytest.fixture
+def broker_down(monkeypatch):
+    """Publishing fails as kombu does when the broker is unreachable; `.up()` brings it back."""
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from compliance.tasks import report_generate
+    from lottery import tasks as lottery_tasks
+
+    tasks = (report_generate, lottery_tasks.settle_run, lottery_tasks.pay_draw, lottery_tasks.pay_refunds)
+    real = {task.name: task.apply_async for task in tasks}
+    state = {"tries": 0}
+
+    def refuse(*args, **kwargs):
+        state["tries"] += 1
+        raise BrokerError("[Errno 111] Connection refused")
+
+    class Switch:
+        tries = property(lambda self: state["tries"])
+
+        def up(self):
+            for task in tasks:
+                monkeypatch.setattr(task, "apply_async", real[task.name])
+
+    for task in tasks:
+        monkeypatch.setattr(task, "apply_async", refuse)
+    return Switch()
+
+
+@pytest.fixture(autouse=True)
+def _jobs_in_process(request):
+    """Jobs run in-process in every test but the `worker` ones, also when CI gives the suite a broker
+    (the worker tests start their own worker): a test that commits a change sees its job done."""
+    from django.conf import settings
+
+    if not settings.configured or request.node.get_closest_marker("worker"):
+        yield
+        return
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
 
 
 @pytest.fixture(autouse=True)

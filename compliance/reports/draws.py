@@ -5,7 +5,8 @@ They read the draw pipeline's tables (`lottery.models`) directly, as `player_pro
 players app's: a report is a read of another app's records, and the lottery imports stay inside the
 functions so that the compliance app does not need the lottery app to load.
 
-Money columns end in `_cents`: integer cents in the CSV, euros in the PDF. Coded values (payout
+Money columns end in `_cents`: integer cents in the CSV, euros in the PDF (`compliance.money`,
+in the report's language; version 2 of both kinds). Coded values (payout
 states) are codes in the CSV and translated labels in the PDF.
 """
 
@@ -260,7 +261,7 @@ DRAW_PAYOUT_CSV = (
 )
 
 DRAW_PAYOUT = ReportKind(
-    "draw_payout", _("Draw payout report"), "1", "compliance/reports/draw_payout.html",
+    "draw_payout", _("Draw payout report"), "2", "compliance/reports/draw_payout.html",
     WINNER_COLUMNS, None, ("draw", "version"), (14, 32, 10, 5, 6, 14, 14, 24),
     build=draw_payout_build, prepare_params=draw_payout_prepare, csv_columns=DRAW_PAYOUT_CSV, cell=lottery_cell,
     period=False, table_rows=40, block_lines=52,
@@ -339,7 +340,7 @@ def large_wins_build(params: dict) -> ReportData:
 
 
 LARGE_WINS = ReportKind(
-    "large_wins", _("Large wins"), "1", "compliance/reports/large_wins.html",
+    "large_wins", _("Large wins"), "2", "compliance/reports/large_wins.html",
     (("draw", _("Draw")), ("draw_at", _("Draw time")), ("version", _("Version")), ("line", _("Line")),
      ("class", _("Class")), ("prize_cents", _("Prize (€)")), ("amount_cents", _("Amount (€)")),
      ("holder", _("Player or ticket")), ("state", _("State")), ("approved_by", _("Large win approved by")),

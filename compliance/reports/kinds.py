@@ -2,7 +2,7 @@
 
 A kind is a `ReportKind(key, title, version, template, columns, rows)`. `rows(params)` returns a
 list of dicts with the column keys (plain strings and numbers, so CSV and PDF show the same values;
-in the PDF a column whose key ends in `_cents` is shown in euros). A kind whose report is more than
+in the PDF a column whose key ends in `_cents` is shown in euros in the report's language). A kind whose report is more than
 a period and a list (the draw payout report) gives `build(params) -> ReportData` instead, and
 `prepare(params)` to check and complete its parameters when the report is requested.
 Bump `version` whenever the template or the rows change what a report shows.
@@ -20,6 +20,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from ..models import ScreeningDecision
+from ..money import cents_value, format_cents
 from ..selectors import AuditFilter, audit_events
 
 
@@ -37,18 +38,13 @@ def local(value: dt.datetime | None) -> str:
     return value.astimezone(zone()).strftime("%Y-%m-%d %H:%M:%S") if value else ""
 
 
-def euros(cents: Any) -> str:
-    """12345678 -> '123 456.78' (integer arithmetic; a no-break space between thousands); '' stays ''."""
-    if cents is None or cents == "":
-        return ""
-    value = int(cents)
-    whole, rest = divmod(abs(value), 100)
-    return ("-" if value < 0 else "") + f"{whole:,}".replace(",", "\u00a0") + f".{rest:02d}"
-
-
 def pdf_cell(key: str, value: Any) -> str:
-    """How a row's value is shown in the PDF (the CSV keeps the value): money columns in euros."""
-    return euros(value) if key.endswith("_cents") else str(value)
+    """How a row's value is shown in the PDF (the CSV keeps the value): money columns in euros in the
+    report's language, without the symbol (their headings say "(€)"); an empty cell stays empty."""
+    if not key.endswith("_cents"):
+        return str(value)
+    cents = cents_value(value)
+    return "" if cents is None else format_cents(cents, symbol=False)
 
 
 def _person(p) -> str:

@@ -31,13 +31,17 @@ log = logging.getLogger(__name__)
 
 
 def _progress(report: Report, value: int) -> None:
+    from ..jobs import progress
+
     Report.objects.filter(pk=report.pk).update(progress=value)
+    progress(value, 100)
 
 
 def report_request(*, actor, kind: str, params: dict, language: str = "en", request=None) -> Report:
-    """Record a queued report and start the task once the row is committed. ValueError when the
-    parameters do not fit the kind (the message is for staff)."""
-    from ..tasks import report_generate
+    """Record a queued report and its job (compliance.jobs) in one transaction; the job is sent to a
+    worker once the row is committed, or by the dispatcher when the broker is back. ValueError when
+    the parameters do not fit the kind (the message is for staff)."""
+    from ..jobs import job_enqueue
 
     definition = get_kind(kind)
     if language not in LANGUAGES:
@@ -51,20 +55,9 @@ def report_request(*, actor, kind: str, params: dict, language: str = "en", requ
         )
         audit_record(actor=actor, action="report.requested", obj=report,
                      data={"kind": kind, "params": params, "language": language}, request=request)
-        transaction.on_commit(lambda: _enqueue(report_generate, report.pk))
+        job_enqueue(kind="compliance.tasks.report_generate", key=f"compliance.report:{report.pk}",
+                    args={"report_id": report.pk}, actor=actor)
     return report
-
-
-def _enqueue(task, report_id: int) -> None:
-    """Hand the report to a worker; if the broker cannot take it (or, without a broker, rendering
-    failed in-process), the report is marked failed instead of the page failing."""
-    try:
-        task.delay(report_id)
-    except Exception as exc:  # noqa: BLE001
-        log.exception("report %s could not be generated", report_id)
-        Report.objects.filter(pk=report_id).exclude(status=Report.Status.DONE).update(
-            status=Report.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:1000]
-        )
 
 
 def render_bytes(kind: str, params: dict, language: str) -> tuple[bytes, bytes, int, int]:
@@ -167,8 +160,15 @@ def _line(values, widths, right=()) -> str:
 
 def report_render(report_id: int) -> Report | None:
     """Claim a queued report, render and archive it. Running it twice is harmless: a report that
-    is already running or done is left alone."""
-    claimed = Report.objects.filter(pk=report_id, status=Report.Status.QUEUED).update(
+    is already running or done is left alone, except by a later attempt of its own job (the job's
+    claim makes that attempt the only one; the previous one died at "running")."""
+    from ..jobs import current, is_transient
+
+    running = current()
+    claimable = [Report.Status.QUEUED]
+    if running is not None and running.attempts > 1:
+        claimable.append(Report.Status.RUNNING)
+    claimed = Report.objects.filter(pk=report_id, status__in=claimable).update(
         status=Report.Status.RUNNING, progress=5
     )
     if not claimed:
@@ -192,6 +192,8 @@ def report_render(report_id: int) -> Report | None:
                                "language": report.language, "sha256": report.sha256, "rows": rows,
                                "pages": pages})
     except Exception as exc:
-        Report.objects.filter(pk=report.pk).update(status=Report.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
+        if not is_transient(exc):  # a cut connection: the job tries again and resumes the report
+            Report.objects.filter(pk=report.pk).update(status=Report.Status.FAILED,
+                                                       error=f"{type(exc).__name__}: {exc}")
         raise
     return report

@@ -29,6 +29,8 @@ from ..rules.errors import InvalidPicks, InvalidResult, RulesError
 
 FLAG_ADDON = 16  # the line plays the game's add-on
 LEVEL_BITS = 15  # Keno level, Tähdenlento game type
+#: The rounding mode path B computes a multiplier game's prizes with (floor per rounding step).
+PATH_B_ROUNDING_MODE = "down"
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,50 @@ def in_list(values: Sequence[int]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------
+# a rule version's cells, for the comparison with path B's tables (`lottery.check_tables`)
+# ------------------------------------------------------------------------------------------------
+
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is an object, else an empty one (a malformed rule version shows as cells the
+    check computation does not have, never as an exception)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def table_cells(prefix: str, table: Any, depth: int, columns: Sequence[str]) -> dict[str, Any]:
+    """The cells of a nested multiplier table of a rule version (``multipliers``): ``depth`` levels of
+    keys, then one value per column, named ``prefix.key1[.key2].column``."""
+    out: dict[str, Any] = {}
+    if depth == 0:
+        cell = mapping(table)
+        for column in columns:
+            out[f"{prefix}.{column}"] = cell.get(column)
+        return out
+    for key, sub in mapping(table).items():
+        out.update(table_cells(f"{prefix}.{key}", sub, depth - 1, columns))
+    return out
+
+
+def class_cells(params: Mapping[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    """``classes.<class>.<field>`` of a rule version's class list (the class named by its key)."""
+    out: dict[str, Any] = {}
+    classes = params.get("classes")
+    for i, cl in enumerate(classes if isinstance(classes, list) else []):
+        if not isinstance(cl, Mapping) or cl.get("class") is None:
+            out[f"classes[{i}]"] = repr(cl)
+            continue
+        for name in fields:
+            out[f"classes.{cl['class']}.{name}"] = cl.get(name)
+    return out
+
+
+def class_keys(params: Mapping[str, Any]) -> str:
+    classes = params.get("classes")
+    if not isinstance(classes, list):
+        return repr(classes)
+    return ", ".join(str(c.get("class")) if isinstance(c, Mapping) else repr(c) for c in classes)
+
+
+# ------------------------------------------------------------------------------------------------
 # the interface
 # ------------------------------------------------------------------------------------------------
 
@@ -232,6 +278,18 @@ class GameCodec:
     def path_b_candidates(self, params: Mapping[str, Any], drawn: Any, vendor: str) -> str | None:
         """A cheap condition every winner meets (None: classify every line)."""
         return None
+
+    # -- the check computation's tables (`lottery.check_tables`) ---------------------------------
+    def check_cells(self) -> dict[str, Any]:
+        """Path B's hand-written tables as cells named like the rule version's parameters
+        (``multipliers.10.7.kunkku``, ``classes.3.multiplier``, ``format.levels``, ``rounding.mode``):
+        what the check computation holds as code. None: no prize (the digest's "—") or no such cell."""
+        return {}
+
+    def ruleset_check_cells(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The same cells as a rule version's parameters have them (and any further cell of the same
+        tables the rule version adds)."""
+        return {}
 
     def class_no(self, class_key: str) -> int:
         return int(class_key)

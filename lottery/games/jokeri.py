@@ -16,7 +16,18 @@ from ..formats import ParsedResult
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult
 from ..rules.params import Params
-from .base import FLAG_ADDON, Column, GameCodec, LineValues, empty, in_list, required, whole
+from .base import (
+    FLAG_ADDON,
+    Column,
+    GameCodec,
+    LineValues,
+    class_cells,
+    empty,
+    in_list,
+    mapping,
+    required,
+    whole,
+)
 
 # Digest §5.8 (§35), written out by hand for path B: digits correct -> class.
 CLASSES: dict[int, int] = {7: 1, 6: 2, 5: 3, 4: 4, 3: 5, 2: 6}
@@ -128,6 +139,16 @@ class Jokeri(GameCodec):
         back = "CASE " + " ".join(f"WHEN e{DIGITS + 1 - i} = 0 THEN {i - 1}" for i in range(1, DIGITS + 1)) + \
             f" ELSE {DIGITS} END"
         return f"CASE WHEN ({front}) >= ({back}) THEN ({front}) ELSE ({back}) END"
+
+    def check_cells(self):
+        cells: dict[str, Any] = {f"classes.{c}.digits": digits for digits, c in sorted(CLASSES.items(), key=lambda x: x[1])}
+        cells["format.digits"] = DIGITS
+        return cells
+
+    def ruleset_check_cells(self, params):
+        cells = class_cells(params, ("digits",))
+        cells["format.digits"] = mapping(params.get("format")).get("digits")
+        return cells
 
     def path_b_cell(self, params, drawn):
         doubled = {int(c) for c in (Params(params).opt_sub("tuplaus") or Params({"classes": []})).str_list("classes")}

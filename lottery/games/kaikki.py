@@ -15,7 +15,20 @@ from ..rules import games
 from ..rules.bitmask import mask_to_picks, picks_to_mask
 from ..rules.errors import InvalidPicks, InvalidResult
 from ..rules.params import Params
-from .base import FLAG_ADDON, Column, GameCodec, LineValues, bit_tests, empty, numbers, required, whole
+from .base import (
+    FLAG_ADDON,
+    PATH_B_ROUNDING_MODE,
+    Column,
+    GameCodec,
+    LineValues,
+    bit_tests,
+    empty,
+    mapping,
+    numbers,
+    required,
+    table_cells,
+    whole,
+)
 
 # Digest §5.6 (§33), written out by hand for path B: hits -> (Kerroin, Onnenapila); None = "—".
 TABLE: dict[int, tuple[int | None, int | None]] = {
@@ -85,6 +98,21 @@ class Kaikki(GameCodec):
         clover = [f"WHEN h = {h} AND cl = 1 THEN {h * 2 + 1}" for h, (_, c) in TABLE.items() if c is not None]
         base = [f"WHEN h = {h} THEN {h * 2}" for h, (b, _) in TABLE.items() if b is not None]
         return "CASE " + " ".join(clover + base) + " END"
+
+    def check_cells(self):
+        cells: dict[str, Any] = {}
+        for h, (base, clover) in TABLE.items():
+            cells[f"multipliers.{h}.base"] = base
+            cells[f"multipliers.{h}.clover"] = clover
+        cells["format.numbers"] = max(TABLE)
+        cells["rounding.mode"] = PATH_B_ROUNDING_MODE
+        return cells
+
+    def ruleset_check_cells(self, params):
+        cells = table_cells("multipliers", params.get("multipliers"), 1, ("base", "clover"))
+        cells["format.numbers"] = mapping(params.get("format")).get("numbers")
+        cells["rounding.mode"] = mapping(params.get("rounding")).get("mode")
+        return cells
 
     def path_b_multipliers(self):
         out = {}

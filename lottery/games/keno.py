@@ -19,6 +19,7 @@ from ..rules.params import Params
 from .base import (
     FLAG_ADDON,
     LEVEL_BITS,
+    PATH_B_ROUNDING_MODE,
     Column,
     GameCodec,
     LineValues,
@@ -26,9 +27,11 @@ from .base import (
     empty,
     flag,
     join_picks,
+    mapping,
     numbers,
     required,
     split_picks,
+    table_cells,
     whole,
 )
 
@@ -171,6 +174,22 @@ class Keno(GameCodec):
                 if kerroin is not None:
                     out[_cell(level, hits, False)] = kerroin
         return out
+
+    def check_cells(self):
+        cells: dict[str, Any] = {}
+        for level, rows in TABLE.items():
+            for hits, (kerroin, king) in rows.items():
+                cells[f"multipliers.{level}.{hits}.base"] = kerroin
+                cells[f"multipliers.{level}.{hits}.kunkku"] = king
+        cells["format.levels"] = [min(TABLE), max(TABLE)]
+        cells["rounding.mode"] = PATH_B_ROUNDING_MODE
+        return cells
+
+    def ruleset_check_cells(self, params):
+        cells = table_cells("multipliers", params.get("multipliers"), 2, ("base", "kunkku"))
+        cells["format.levels"] = mapping(params.get("format")).get("levels")
+        cells["rounding.mode"] = mapping(params.get("rounding")).get("mode")
+        return cells
 
     def class_no(self, class_key):
         level, hits, *king = class_key.split("-")

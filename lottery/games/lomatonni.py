@@ -15,11 +15,14 @@ from typing import Any
 from ..formats import ParsedResult
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult
-from .base import Column, GameCodec, LineValues, required, whole
+from .base import Column, GameCodec, LineValues, class_keys, required, whole
 
 NUMBER_BITS = 7
 DEFER = object()  # parse_line(codes=DEFER): validate only, the city's code is looked up later
 NUMBER_SPAN = 1 << NUMBER_BITS  # 128
+# Digest §5.9 (§36), written out by hand for path B: the class of city and number correct, and of the
+# city alone (the number alone wins nothing).
+CLASS_EXACT, CLASS_CITY = 1, 2
 
 
 def city_key(name: str) -> str:
@@ -107,9 +110,15 @@ class Lomatonni(GameCodec):
         return "main_mask AS v"
 
     def path_b_cell(self, params, drawn):
-        # Class 1: city and number correct; class 2: city correct (the number alone wins nothing).
         exact = drawn["city"] * NUMBER_SPAN + drawn["number"]
-        return f"CASE WHEN v = {exact} THEN 2 WHEN v / {NUMBER_SPAN} = {drawn['city']} THEN 4 END"
+        return (f"CASE WHEN v = {exact} THEN {CLASS_EXACT * 2}"
+                f" WHEN v / {NUMBER_SPAN} = {drawn['city']} THEN {CLASS_CITY * 2} END")
+
+    def check_cells(self):
+        return {"classes": f"{CLASS_EXACT}, {CLASS_CITY}"}
+
+    def ruleset_check_cells(self, params):
+        return {"classes": class_keys(params)}
 
     def path_b_candidates(self, params, drawn, vendor):
         low = drawn["city"] * NUMBER_SPAN

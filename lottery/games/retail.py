@@ -129,13 +129,14 @@ def _header_problem(stream: IO[bytes], header: list[str]) -> str | None:
     return None
 
 
-def _validate(draw: Draw, stream: IO[bytes]) -> tuple[Any, RowChecker]:
+def _validate(draw: Draw, stream: IO[bytes], job=None) -> tuple[Any, RowChecker]:
     r = _retail()
     checker = RowChecker(draw)
     report = r.Report()
     stream.seek(0)
     for number, values in r._records(stream):
         report.rows += 1
+        r.read_progress(job, stream, report.rows)
         if not values:
             report.add(number, "", ["the row is empty"])
             continue
@@ -148,36 +149,29 @@ def _validate(draw: Draw, stream: IO[bytes]) -> tuple[Any, RowChecker]:
     return report, checker
 
 
-def retail_import_game(*, actor, draw: Draw, stream: IO[bytes], file_name: str, request=None) -> RetailImport:
+def retail_import_game(*, actor, job, draw: Draw, stream: IO[bytes]) -> RetailImport:
     """Load one retail sales file of a Keno, Kaikki tai ei mitään, Tähdenlento, Synttärit, Jokeri or
-    Lomatonni draw (open, or closed and awaiting its result). Returns the import record: `done`, or
-    `failed` with the report of every bad row (nothing of the file is loaded then)."""
+    Lomatonni draw (open, or closed and awaiting its result) into the claimed import record of `job`
+    (`services.retail._Job`; the same-file check is done). Returns the record: `done`, or `failed`
+    with the report of every bad row (nothing of the file is loaded then)."""
     from .lomatonni import city_codes
 
     r = _retail()
-    started = timezone.now()
-    sha, size = r._fingerprint(stream)
-    base = dict(draw=draw, file_name=file_name[:255], file_sha256=sha, size_bytes=size, started_at=started,
-                imported_by=None if isinstance(actor, str) else actor,
-                actor_repr=actor if isinstance(actor, str) else actor.get_username())
-    previous = RetailImport.objects.filter(draw=draw, file_sha256=sha, state=RetailImport.State.DONE).first()
-    if previous is not None:
-        return r._refused(actor, base, r.Report(entries=[{"row": 0, "ticket": "", "errors": [
-            f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
-            f"(import {previous.pk})"]}], bad_rows=1), "", request)
+    record = job.record
     problem = _header_problem(stream, retail_header(draw.game.code))
     if problem:
-        return r._refused(actor, base, r.Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
-                          "", request)
-    report, checker = _validate(draw, stream)
+        return r._refused(actor, job, r.Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
+                          "", None)
+    report, checker = _validate(draw, stream, job)
     if report.bad_rows or report.rows == 0:
         if report.rows == 0:
             report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
-        return r._refused(actor, base, report, "batches", request)
+        return r._refused(actor, job, report, "batches", None)
+    job.phase(RetailImport.Phase.WRITING, 0, report.rows, rows=report.rows)
     now = timezone.now()
     with transaction.atomic():
+        r._lock_draw(draw)
         codes = city_codes(checker.cities, create=True) if draw.game.code == "lomatonni" else DEFER
-        record = RetailImport.objects.create(**base, state=RetailImport.State.DONE, method="batches", finished_at=now)
         wagers = [
             Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=checker.tickets[ticket][2],
                   retail_import=record, sold_at=checker.tickets[ticket][1], paid=True, accepted_at=now,
@@ -201,13 +195,11 @@ def retail_import_game(*, actor, draw: Draw, stream: IO[bytes], file_name: str, 
                 Line.objects.bulk_create(batch)
                 written += len(batch)
                 batch = []
+                job.advance(written)
         if batch:
             Line.objects.bulk_create(batch)
             written += len(batch)
-        record.rows = report.rows
-        record.tickets = len(wagers)
-        record.lines = written
-        record.stake_cents = sum(stake for stake, _ in checker.totals.values())
-        record.finished_at = timezone.now()
-        record.save(update_fields=["rows", "tickets", "lines", "stake_cents", "finished_at"])
-        return r._done(actor, record, request)
+        r._finish(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
+                  lines=written, stake_cents=sum(stake for stake, _ in checker.totals.values()),
+                  progress_done=written, progress_total=report.rows)
+        return r._done(actor, record, None)

@@ -33,23 +33,21 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from compliance.money import plain_cents
+
 from ..matching import DIRECT_ID_LIMIT, LINE_TABLE, no_pullup
 from ..models import RetailImport, RunPhase, SettlementChunk, SettlementRun, TierResult
 from ..rules import games as engine_games
 from ..rules.errors import RulesError
 from ..rules.params import Params
 from . import codec
-from .base import muldiv_sql
+from .base import PATH_B_ROUNDING_MODE, muldiv_sql
 
 
 def _settlement():
     from ..services import settlement
 
     return settlement
-
-
-def _euros(amount_cents: int) -> str:
-    return _settlement().euros(amount_cents)
 
 
 def _cents(amount: str | None) -> int | None:
@@ -122,9 +120,9 @@ def count(run: SettlementRun, worker: str) -> None:
             bucket = c.bucket(params, values)
             if bucket is None:
                 continue
-            bucket.update(stake=_euros(int(values["stake_cents"])), count=int(n))
+            bucket.update(stake=plain_cents(int(values["stake_cents"])), count=int(n))
             if int(values["addon_cents"]):
-                bucket["addon_fee"] = _euros(int(values["addon_cents"]))
+                bucket["addon_fee"] = plain_cents(int(values["addon_cents"]))
             buckets.append(bucket)
         else:
             key, doubled = c.engine_class(params, drawn, values)
@@ -134,7 +132,7 @@ def count(run: SettlementRun, worker: str) -> None:
                 slot["boosted"] += n if doubled else 0
     if c.kind == "multiplier":
         engine_input: dict[str, Any] = {"game": game, "rules_version": run.ruleset.version,
-                                        "turnover": _euros(turnover), "lines": buckets}
+                                        "turnover": plain_cents(turnover), "lines": buckets}
         engine_result = calculate_round(engine_input, params) if buckets else _empty_result(game, run.ruleset.version)
         for bucket in engine_result["lines"]:
             key = bucket.get("class")
@@ -169,15 +167,15 @@ def _class_input(run: SettlementRun, counts: dict[str, dict[str, int]], turnover
     data: dict[str, Any] = {
         "game": draw.game.code,
         "rules_version": run.ruleset.version,
-        "turnover": _euros(turnover),
+        "turnover": plain_cents(turnover),
         "winners": {cl["class"]: counts.get(cl["class"], {}).get("winners", 0) for cl in params.get("classes", [])},
     }
     if draw.jackpot_cents is not None:
-        data["jackpot"] = _euros(draw.jackpot_cents)
+        data["jackpot"] = plain_cents(draw.jackpot_cents)
     if draw.jackpot_to_highest_class:
         data["jackpot_to_highest_class"] = True
     if draw.rollover_in:
-        data["rollover_in"] = {str(k): _euros(int(v)) for k, v in draw.rollover_in.items()}
+        data["rollover_in"] = {str(k): plain_cents(int(v)) for k, v in draw.rollover_in.items()}
     doubled = {k: v["boosted"] for k, v in counts.items() if v.get("boosted")}
     if doubled:
         data["tuplaus"] = {"doubled": doubled}
@@ -253,8 +251,8 @@ def scale_plan(game: str, params: dict, engine_result: dict[str, Any]) -> dict[i
         return grouping(key, p) if grouping is not None else key
 
     step, mode = p.rounding()
-    if mode != "down":
-        raise RulesError(f"path B of settlement rounds down only; the rule version rounds {mode}")
+    if mode != PATH_B_ROUNDING_MODE:  # refused when published (lottery.check_tables)
+        raise RulesError(f"path B of settlement rounds {PATH_B_ROUNDING_MODE} only; the rule version rounds {mode}")
     step_cents = int(step * 100)
     with_fee = params.get("stake_basis") == "with_addon_fee"
     total: dict[str, Fraction] = defaultdict(Fraction)
@@ -320,7 +318,7 @@ def path_b_sql(run: SettlementRun, drawn: Any, lo: int, hi: int, vendor: str) ->
         f"    SELECT id, wager_id, {weight_sql} AS w, {c.path_b_features(params, drawn)} FROM {LINE_TABLE}"
         f"    WHERE {where} {keep}"
         f"  ) f {keep}"
-        ") w WHERE cell IS NOT NULL"
+        ") w WHERE cell IS NOT NULL ORDER BY id"
     )
 
 

@@ -16,7 +16,7 @@ from ..formats import ParsedResult
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult, RulesError
 from ..rules.params import Params
-from .base import Column, GameCodec, LineValues, required
+from .base import PATH_B_ROUNDING_MODE, Column, GameCodec, LineValues, class_cells, mapping, required
 
 # Digest §5.7 (§34), written out by hand for path B: exact set of correct components -> (class, Kerroin).
 TABLE: dict[str, tuple[int, int]] = {
@@ -111,6 +111,19 @@ class Synttarit(GameCodec):
 
     def path_b_multipliers(self):
         return {class_no * 2: m for class_no, m in TABLE.values()}
+
+    def check_cells(self):
+        cells: dict[str, Any] = {}
+        for match, (class_no, multiplier) in TABLE.items():
+            cells[f"classes.{class_no}.match"] = match
+            cells[f"classes.{class_no}.multiplier"] = multiplier
+        cells["rounding.mode"] = PATH_B_ROUNDING_MODE
+        return cells
+
+    def ruleset_check_cells(self, params):
+        cells = class_cells(params, ("match", "multiplier"))
+        cells["rounding.mode"] = mapping(params.get("rounding")).get("mode")
+        return cells
 
     def path_b_candidates(self, params, drawn, vendor):
         return f"(main_mask / 32) % 16 = {drawn['month']}"  # every winning set has the month

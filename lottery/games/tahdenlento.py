@@ -20,7 +20,20 @@ from ..rules import games
 from ..rules.bitmask import mask_to_picks, picks_to_mask
 from ..rules.errors import InvalidPicks, InvalidResult, RulesError
 from ..rules.params import Params
-from .base import FLAG_ADDON, LEVEL_BITS, Column, GameCodec, LineValues, bit_tests, empty, numbers, required
+from .base import (
+    FLAG_ADDON,
+    LEVEL_BITS,
+    PATH_B_ROUNDING_MODE,
+    Column,
+    GameCodec,
+    LineValues,
+    bit_tests,
+    empty,
+    mapping,
+    numbers,
+    required,
+    table_cells,
+)
 
 # Digest §5.10 (§37), written out by hand for path B: game type -> hits -> multiplier without the
 # bonus; with the bonus it is twice that.
@@ -121,6 +134,22 @@ class Tahdenlento(GameCodec):
                 bonus.append(f"WHEN gt = {gt} AND h = {h} AND bn = 1 THEN {_cell(gt, h, True)}")
                 base.append(f"WHEN gt = {gt} AND h = {h} THEN {_cell(gt, h, False)}")
         return "CASE " + " ".join(bonus + base) + " END"
+
+    def check_cells(self):
+        cells: dict[str, Any] = {}
+        for gt, rows in TABLE.items():
+            for h, m in rows.items():
+                cells[f"multipliers.{gt}.{h}.base"] = m
+                cells[f"multipliers.{gt}.{h}.bonus"] = m * BONUS_FACTOR
+        cells["format.types"] = [min(TABLE), max(TABLE)]
+        cells["rounding.mode"] = PATH_B_ROUNDING_MODE
+        return cells
+
+    def ruleset_check_cells(self, params):
+        cells = table_cells("multipliers", params.get("multipliers"), 2, ("base", "bonus"))
+        cells["format.types"] = mapping(params.get("format")).get("types")
+        cells["rounding.mode"] = mapping(params.get("rounding")).get("mode")
+        return cells
 
     def path_b_multipliers(self):
         out = {}

@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from compliance.money import format_cents
+
 from .draws import Draw
 from .sales import Wager
 from .settlement import SettlementRun
@@ -71,4 +73,4 @@ class Payout(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"payout {self.amount_cents} for line {self.line_id} ({self.get_state_display()})"
+        return f"payout {format_cents(self.amount_cents, language='en')} for line {self.line_id} ({self.get_state_display()})"

@@ -15,18 +15,33 @@ RETAIL = "retail"
 class RetailImport(models.Model):
     """One retail sales file loaded for a draw: all of it or, when a row is bad, none of it.
 
-    Failed imports are kept too, with the report of every bad row (docs/draws.md).
+    Failed imports are kept too, with the report of every bad row (docs/draws.md). The upload is
+    stored first and the record made `queued`; a worker claims it (`running`, compliance.file_jobs)
+    and publishes its phase and progress here, which the import's page polls.
     """
 
     class State(models.TextChoices):
+        QUEUED = "queued", _("waiting to start")
+        RUNNING = "running", _("being imported")
         DONE = "done", _("imported")
         FAILED = "failed", _("refused")
+
+    class Phase(models.TextChoices):
+        NONE = "", _("finished")
+        QUEUED = "queued", _("waiting for a worker")
+        READING = "reading", _("reading the file")
+        CHECKING = "checking", _("checking the rows and tickets")
+        WRITING = "writing", _("writing the wagers and lines")
+        FINISHING = "finishing", _("finishing")
 
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="retail_imports")
     state = models.CharField(max_length=8, choices=State.choices)
     file_name = models.CharField(max_length=255)
     file_sha256 = models.CharField(max_length=64)
     size_bytes = models.BigIntegerField(default=0)
+    # The upload in the default storage (compliance.file_jobs.store_upload); empty for a file the
+    # command line imported from its own path.
+    stored_file = models.CharField(max_length=200, blank=True)
     method = models.CharField(max_length=20, blank=True, help_text=_("copy (PostgreSQL) or batches"))
     # PostgreSQL COPY imports number their wagers and lines batch * 2**32 + row (see services.retail).
     batch = models.BigIntegerField(null=True, blank=True)
@@ -36,12 +51,20 @@ class RetailImport(models.Model):
     stake_cents = models.BigIntegerField(default=0)
     error_count = models.BigIntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
+    # Why the job itself stopped (not a row of the file): the exception, for staff and the log.
+    error = models.TextField(blank=True)
+    phase = models.CharField(max_length=10, choices=Phase.choices, blank=True)
+    # Progress of the phase: bytes of the file read, then lines written.
+    progress_done = models.BigIntegerField(default=0)
+    progress_total = models.BigIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
     imported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     actor_repr = models.CharField(max_length=150)
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField()
+    started_at = models.DateTimeField()  # when the file was handed in
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -52,10 +75,19 @@ class RetailImport(models.Model):
             models.UniqueConstraint(
                 fields=["draw", "file_sha256"], condition=Q(state="done"), name="retailimport_file_once"
             ),
+            # A second upload of a file being imported attaches to that import (services.retail).
+            models.UniqueConstraint(
+                fields=["draw", "file_sha256"], condition=Q(state__in=["queued", "running"]),
+                name="retailimport_file_active_once",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.get_state_display()})"
+
+    @property
+    def in_progress(self) -> bool:
+        return self.state in (self.State.QUEUED, self.State.RUNNING)
 
 
 class Wager(models.Model):

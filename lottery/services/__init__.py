@@ -21,7 +21,14 @@ from .draws import (
 )
 from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 from .payouts import pay_draw, pay_refunds, payout_approve_large, payouts_retry, settlement_approve
-from .rulesets import RuleSetConflict, load_default_rulesets, params_fingerprint, ruleset_publish
+from .rulesets import (
+    RuleSetConflict,
+    RuleSetRefused,
+    load_default_rulesets,
+    params_fingerprint,
+    ruleset_check_tables,
+    ruleset_publish,
+)
 from .wagers import wager_place
 
 __all__ = [
@@ -30,6 +37,7 @@ __all__ = [
     "DrawStateError",
     "FourEyesError",
     "RuleSetConflict",
+    "RuleSetRefused",
     "close_due_draws",
     "correction_confirm",
     "correction_reject",
@@ -50,6 +58,7 @@ __all__ = [
     "result_confirm",
     "result_enter",
     "result_reject",
+    "ruleset_check_tables",
     "ruleset_publish",
     "settlement_approve",
     "wager_place",

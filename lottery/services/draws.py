@@ -39,6 +39,7 @@ from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.audit import audit_record
 from compliance.bounds import INT_MAX
 from compliance.models import Approval
+from compliance.money import format_cents
 
 from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
 from ..models import (
@@ -216,7 +217,7 @@ def _check_jackpot_bounds(jackpot_cents: int | None) -> None:
         raise DrawInputError(_("The jackpot cannot be negative."))
     if jackpot_cents > settings.LOTTERY_JACKPOT_MAX_CENTS:
         raise DrawInputError(_("The jackpot cannot be above %(max)s € (LOTTERY_JACKPOT_MAX_CENTS).")
-                             % {"max": f"{settings.LOTTERY_JACKPOT_MAX_CENTS / 100:,.2f}"})
+                             % {"max": format_cents(settings.LOTTERY_JACKPOT_MAX_CENTS, symbol=False)})
 
 
 def draw_schedule(
@@ -321,7 +322,7 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
         approval_request(actor=actor, kind=JACKPOT_KIND, obj=draw,
                          payload={"jackpot_cents": jackpot_cents, "to_highest_class": to_highest_class,
                                   "was": draw.jackpot_cents},
-                         reason=f"Jackpot of {draw}: {jackpot_cents / 100:,.2f} €", request=request)
+                         reason=f"Jackpot of {draw}: {format_cents(jackpot_cents, language='en')}", request=request)
         draw.jackpot_pending = True
         return draw
     _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
@@ -331,8 +332,8 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
         raise DrawInputError("The jackpot cannot be negative.")
     if draw.game.code == "milli" and jackpot_cents is not None:
         limit = draw.ruleset.params["classes"][0].get("max_jackpot")
-        if limit is not None and jackpot_cents > int(Decimal(limit) * 100):
-            raise DrawInputError(f"The Milli jackpot is at most {limit} € (§31).")
+        if limit is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
+            raise DrawInputError(f"The Milli jackpot is at most {format_cents(limit_cents, language='en')} (§31).")
     before = {"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class}
     draw.jackpot_cents = jackpot_cents
     if to_highest_class is not None:
@@ -472,6 +473,10 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
     draw = _lock(draw)
     now = now or timezone.now()
     _require(draw, (S.CLOSED,), "entering the result")
+    busy = draw.retail_imports.filter(state__in=("queued", "running")).order_by("pk").first()
+    if busy is not None:  # its lines would miss the settlement; it is refused once a result is in
+        raise DrawStateError(f"A retail sales file is still being imported for {draw} (import {busy.pk}, "
+                             f"{busy.file_name}); enter the result once it has finished.")
     if draw.game.code not in PIPELINE_GAMES:
         raise DrawInputError(f"{draw.game.name} results are not supported by the draw pipeline.")
     if now < draw.draw_at:
@@ -610,7 +615,7 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
         cursor.execute(
             "INSERT INTO lottery_wagerrefund (wager_id, draw_id, amount_cents, state, created_at) "
             "SELECT wager_id, %s, SUM(stake_cents + addon_cents), %s, %s FROM lottery_line "
-            "WHERE draw_id = %s GROUP BY wager_id",
+            "WHERE draw_id = %s GROUP BY wager_id ORDER BY wager_id",
             [draw.pk, WagerRefund.State.DUE, now, draw.pk],
         )
     refunds = WagerRefund.objects.filter(draw=draw)
@@ -624,10 +629,9 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
         # The cancelled draw's inherited rollovers pass on to the next draw of the game.
         hand_over_rollover(actor=actor, source=draw, rollover=draw.rollover_in, reason="draw cancelled")
     if count:
-        from ..tasks import pay_refunds
+        from .payouts import _enqueue_refunds
 
-        draw_id = draw.pk
-        transaction.on_commit(lambda: pay_refunds.delay(draw_id))
+        _enqueue_refunds(draw.pk, actor=actor)
     return draw
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
 from compliance.models import Approval
+from compliance.money import format_cents
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -38,7 +39,6 @@ from .draws import (
     requester,
 )
 from .errors import DrawStateError, FourEyesError
-from .settlement import euros
 
 log = logging.getLogger(__name__)
 S = DrawState
@@ -54,10 +54,23 @@ def large_win_cents() -> int:
     return int(getattr(settings, "LOTTERY_LARGE_WIN_CENTS", 10_000_000))
 
 
-def _enqueue_pay(draw_id: int) -> None:
-    from ..tasks import pay_draw
+def _enqueue_pay(draw_id: int, actor=PAYOUT_ACTOR):
+    """Record the draw's payment job in the caller's transaction (compliance.jobs): sent to a worker
+    after commit, or by the dispatcher when the broker is back. While one is queued or running this
+    attaches to it (a running one pays once more, so payouts made due meanwhile are paid). Called with
+    the draw id only (benchmarks and drills replace it with `lambda draw_id: ...`); who asked is in the
+    audit event of the change that calls it."""
+    from compliance.jobs import job_enqueue
 
-    transaction.on_commit(lambda: pay_draw.delay(draw_id))
+    return job_enqueue(kind="lottery.tasks.pay_draw", key=f"lottery.pay_draw:{int(draw_id)}",
+                       args={"draw_id": int(draw_id)}, actor=actor)
+
+
+def _enqueue_refunds(draw_id: int, actor=PAYOUT_ACTOR):
+    from compliance.jobs import job_enqueue
+
+    return job_enqueue(kind="lottery.tasks.pay_refunds", key=f"lottery.pay_refunds:{int(draw_id)}",
+                       args={"draw_id": int(draw_id)}, actor=actor)
 
 
 def settlement_request_approval(*, run: SettlementRun, draw: Draw) -> Approval:
@@ -129,7 +142,7 @@ def _settlement_approved(approval: Approval, *, approver) -> None:
             actor=approver, kind=LARGE_WIN_KIND, obj=payout,
             payload={"draw": draw.pk, "version": run.version, "line": payout.line_id, "player": payout.player_id,
                      "amount_cents": payout.amount_cents},
-            reason=f"Large win of line {payout.line_id} in {draw}: {euros(payout.amount_cents)} €",
+            reason=f"Large win of line {payout.line_id} in {draw}: {format_cents(payout.amount_cents, language='en')}",
         )
     _enqueue_pay(draw.pk)
 
@@ -177,6 +190,7 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
         f"  FROM ({paid_before}) p JOIN lottery_wager g ON g.id = p.wager_id"
         "  WHERE NOT EXISTS (SELECT 1 FROM lottery_winning w WHERE w.run_id = %(run)s AND w.line_id = p.line_id)"
         " ) x WHERE x.amount <> 0"
+        " ORDER BY x.line_id"  # payout ids follow the line, never the physical order of the winners
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, {"run": run.pk, "draw": draw.pk, "version": run.version})
@@ -221,6 +235,7 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     Each payout is one ledger entry under its own reference, posted and recorded in one transaction;
     a rerun after a crash finds the entry (the ledger replays the reference) or pays what is left.
     """
+    from compliance.jobs import progress
     from players.errors import PlayerError
     from players.models import GameAccount
     from players.services import account_adjust, account_prize
@@ -228,7 +243,14 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     credited = diverted = 0
-    for payout in Payout.objects.filter(draw=draw, state=Payout.State.DUE).order_by("pk").iterator(chunk_size=500):
+    # Paid by player, then line: what reaches a capped account first (credited) and what is diverted to a
+    # bank payout is decided by these keys, never by row ids or physical order (issue 15, item 3).
+    due = Payout.objects.filter(draw=draw, state=Payout.State.DUE).order_by("player_id", "line_id", "pk")
+    total = due.count()
+    progress(0, total)
+    for done, payout in enumerate(due.iterator(chunk_size=500)):
+        if done and done % 100 == 0:
+            progress(done, total)
         try:
             with transaction.atomic():
                 locked = Payout.objects.select_for_update().get(pk=payout.pk)
@@ -288,7 +310,8 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     refunds = WagerRefund.objects.filter(draw=draw, state=WagerRefund.State.DUE, wager__player_id__isnull=False)
-    for refund in refunds.select_related("wager").order_by("pk").iterator(chunk_size=500):
+    # By player, then wager: a refund over the balance cap is split in an order defined by keys.
+    for refund in refunds.select_related("wager").order_by("wager__player_id", "wager_id", "pk").iterator(chunk_size=500):
         try:
             with transaction.atomic():
                 locked = WagerRefund.objects.select_for_update().get(pk=refund.pk)
@@ -313,18 +336,26 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
 
 @transaction.atomic
 def payouts_retry(*, actor, draw: Draw, request=None) -> int:
-    """Send the draw's failed payouts of its current version to be paid again (after staff fixed the cause)."""
+    """Send the draw's failed payouts of its current version to be paid again (after staff fixed the
+    cause), together with every payout still due; returns how many are sent to be paid.
+
+    It returned 0 when a payment had stopped half-way (issue 15): only failed payouts were counted and
+    only then was the payment sent, while the stranded ones were due, not failed."""
     from .settlement import settled_run
 
     user = _person(actor, "Retrying payouts")
     draw = _lock(draw)
     _require(draw, (S.APPROVED,), "retrying payouts")
     run = settled_run(draw)
-    n = Payout.objects.filter(run=run, state=Payout.State.FAILED).update(state=Payout.State.DUE, error="")
-    audit_record(actor=user, action="lottery.payouts_retried", obj=draw, request=request, data={"payouts": n})
-    if n:
+    failed = Payout.objects.filter(run=run, state=Payout.State.FAILED).update(state=Payout.State.DUE, error="")
+    # Every due payout of the draw is sent, not only the ones that failed: payouts left due by a
+    # payment that never ran to its end (worker killed, message lost) are paid too.
+    due = Payout.objects.filter(draw=draw, state=Payout.State.DUE).count()
+    audit_record(actor=user, action="lottery.payouts_retried", obj=draw, request=request,
+                 data={"payouts": due, "failed_before": failed})
+    if due:
         _enqueue_pay(draw.pk)
-    return n
+    return due
 
 
 register_approval_handler(

@@ -28,16 +28,19 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.conf import settings
+from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from compliance import file_jobs
 from compliance.audit import audit_record
 from compliance.bounds import parse_int
+from compliance.jobs import job_enqueue
 
 from ..formats import NUMBER_GAMES, PIPELINE_GAMES, LineFormat, UnsupportedGame, line_format, parse_line
 from ..models import RETAIL, Draw, DrawState, Line, RetailImport, Wager
 from ..rules.errors import RulesError
-from .errors import DrawInputError, DrawStateError
+from .errors import DrawError, DrawInputError, DrawStateError
 
 log = logging.getLogger(__name__)
 
@@ -285,13 +288,24 @@ def _unreadable_row(stream: IO[bytes]) -> tuple[int, str] | None:
     return None
 
 
-def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool) -> tuple[Report, RowValidator, list[ParsedRow]]:
+PROGRESS_ROWS = 20_000  # rows between two looks at the clock for the progress (Progress throttles the writes)
+
+
+def read_progress(job, stream: IO[bytes], rows: int) -> None:
+    """Bytes of the file read so far (and the rows), every PROGRESS_ROWS rows, when a job is running."""
+    if job is not None and rows % PROGRESS_ROWS == 0:
+        job.advance(stream.tell(), rows=rows)
+
+
+def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
+                  job=None) -> tuple[Report, RowValidator, list[ParsedRow]]:
     validator = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
     report = Report()
     kept: list[ParsedRow] = []
     stream.seek(0)
     for number, values in _records(stream):
         report.rows += 1
+        read_progress(job, stream, report.rows)
         if not values:
             report.add(number, "", ["the row is empty"])
             continue
@@ -322,81 +336,237 @@ def _header_ok(stream: IO[bytes]) -> str | None:
     return None
 
 
-def _fingerprint(stream: IO[bytes]) -> tuple[str, int]:
-    stream.seek(0)
-    digest = hashlib.sha256()
-    size = 0
-    while block := stream.read(BLOCK):
-        digest.update(block)
-        size += len(block)
-    return digest.hexdigest(), size
+# A running import whose worker has not written for this long is presumed dead (settings).
+def _stale_seconds() -> int:
+    return int(getattr(settings, "LOTTERY_IMPORT_STALE_SECONDS", 120))
 
 
-def retail_import(*, actor, draw: Draw, stream: IO[bytes], file_name: str, request=None) -> RetailImport:
-    """Load one retail sales file for a draw. Returns the import record: `done`, or `failed` with the
-    report of every bad row (nothing of the file is loaded then)."""
-    started = timezone.now()
-    draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk)
+class ImportLost(Exception):
+    """Another worker took the import over (this one was presumed dead): this one's work is undone."""
+
+
+def _importable(draw: Draw) -> None:
+    """Raise DrawStateError / DrawInputError when no retail file can be imported for the draw now."""
     if draw.state not in (DrawState.OPEN, DrawState.CLOSED):
         raise DrawStateError(
             f"{draw} is {draw.get_state_display()}: retail sales are imported while its sales are open "
             "or after they closed, until a result is entered."
         )
+    if draw.game.code in PIPELINE_GAMES and draw.game.code not in NUMBER_GAMES:
+        return
+    try:
+        line_format(draw.game.code, draw.ruleset.params)
+    except UnsupportedGame as exc:
+        raise DrawInputError(str(exc)) from None
+
+
+def _actor_fields(actor) -> dict:
+    return {"imported_by": None if isinstance(actor, str) else actor,
+            "actor_repr": actor if isinstance(actor, str) else actor.get_username()}
+
+
+def _actor_of(record: RetailImport):
+    return record.imported_by or record.actor_repr
+
+
+def retail_import_submit(*, actor, draw: Draw, stream: IO[bytes], file_name: str, request=None,
+                         store: bool = True, start: bool = True) -> tuple[RetailImport, bool]:
+    """Hand in a retail sales file for a draw: stored (content-addressed) and recorded `queued`, with
+    its audit event, in one transaction; the import runs as a job (`retail_import_run`) once that is
+    committed. Returns (record, attached): a file already being imported for the draw is not queued
+    again, its import is returned (attached); a file already imported gets today's refusal at once.
+    DrawStateError / DrawInputError (nothing recorded) when the draw takes no file now.
+
+    `store=False` (the command line, which runs the import itself from its own file): nothing stored."""
+    draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk)
+    _importable(draw)
+    sha, size = file_jobs.fingerprint(stream)
+    name = file_jobs.store_upload(stream, sha) if store else ""
+    fields = dict(draw=draw, file_name=file_name[:255], file_sha256=sha, size_bytes=size, stored_file=name,
+                  started_at=timezone.now(), **_actor_fields(actor))
+    for _ in range(3):  # a concurrent upload of the same file may finish or appear meanwhile
+        active = RetailImport.objects.filter(draw=draw, file_sha256=sha, state__in=file_jobs.ACTIVE).first()
+        if active is not None:
+            attached = _attach(active)
+            if attached is not None:
+                return attached, True
+            continue
+        previous = RetailImport.objects.filter(draw=draw, file_sha256=sha, state=RetailImport.State.DONE).first()
+        try:
+            with transaction.atomic():
+                record = RetailImport.objects.create(
+                    **fields, state=RetailImport.State.QUEUED, phase=RetailImport.Phase.QUEUED)
+                audit_record(actor=actor, action="lottery.retail_import_queued", obj=record, request=request,
+                             data={"draw": draw.pk, "file": record.file_name, "sha256": sha, "size_bytes": size})
+                if previous is not None:  # the same file again: refused at once, as before
+                    return _refused(actor, record, _replay_report(previous), "", request), False
+                if start:
+                    _start(record.pk)
+        except IntegrityError:  # the same file queued by another request meanwhile: attach to it
+            continue
+        return record, False
+    raise DrawInputError("The same file is being handed in by several requests at once; try again.")
+
+
+def _attach(active: RetailImport) -> RetailImport | None:
+    """The import a second upload of the same file attaches to, nudged when its job may be lost; or
+    None when it had stopped for good (a command-line import whose process ended): it is marked failed."""
+    if active.state == RetailImport.State.QUEUED or file_jobs.is_stale(active, stale_seconds=_stale_seconds()):
+        if not active.stored_file:
+            _stopped(active, "the import stopped before it finished (its process ended); nothing was imported")
+            return None
+        # A repeated message is harmless (the claim), and this re-sends one that was lost.
+        _start(active.pk)
+    return active
+
+
+def _start(import_id: int) -> None:
+    """The one place an import is handed to a worker: a durable job (compliance.jobs) written in the
+    caller's transaction, sent after commit and sent again by the dispatcher until it is done. A second
+    request for the same import attaches to its unfinished job."""
+    job_enqueue(kind="lottery.tasks.retail_import_run", key=f"lottery.retail_import:{import_id}", args={"import_id": import_id})
+
+
+def retail_import_run(import_id: int, *, stream: IO[bytes] | None = None) -> RetailImport:
+    """The job: claim the queued import (or one whose worker died) and load its stored file (or
+    `stream`), all or nothing, publishing phase and progress on the record. Safe to run twice: a
+    finished or claimed import is returned unchanged. Errors of the job itself are recorded on the
+    import (`failed`, `error`), never raised."""
+    attempt = file_jobs.claim_for_job(RetailImport, import_id, stale_seconds=_stale_seconds(),
+                              phase=RetailImport.Phase.READING, progress_done=0, progress_total=0)
+    record = RetailImport.objects.select_related("draw", "imported_by").get(pk=import_id)
+    if attempt is None:
+        return record
+    progress = file_jobs.Progress(RetailImport, import_id, attempt)
+    actor = _actor_of(record)
+    try:
+        if stream is not None:
+            return _run(actor, record, stream, progress)
+        if not record.stored_file:
+            raise DrawInputError("the import has no stored file to read")
+        with default_storage.open(record.stored_file, "rb") as stored:
+            return _run(actor, record, stored, progress)
+    except DrawError as exc:  # the draw took no more files meanwhile (a result was entered, cancelled)
+        return _refused(actor, record, Report(entries=[{"row": 0, "ticket": "", "errors": [exc.message]}],
+                                              bad_rows=1), "", None)
+    except ImportLost:
+        log.warning("retail import %s: taken over by another worker; this attempt's work is undone", import_id)
+        return RetailImport.objects.get(pk=import_id)
+    except Exception as exc:  # noqa: BLE001 - recorded on the import and logged; nothing was loaded
+        log.exception("retail import %s failed", import_id)
+        _stopped(record, f"{type(exc).__name__}: {exc}")
+        return RetailImport.objects.get(pk=import_id)
+    finally:
+        progress.close()
+
+
+def _run(actor, record: RetailImport, stream: IO[bytes], progress: file_jobs.Progress) -> RetailImport:
+    job = _Job(record, progress)
+    draw = Draw.objects.select_related("game", "ruleset").get(pk=record.draw_id)
+    _importable(draw)
+    progress.phase(RetailImport.Phase.READING, 0, record.size_bytes)
     unreadable = _unreadable_row(stream)
     if unreadable is not None:
-        sha, size = _fingerprint(stream)
-        base = dict(draw=draw, file_name=file_name[:255], started_at=started, file_sha256=sha, size_bytes=size,
-                    imported_by=None if isinstance(actor, str) else actor,
-                    actor_repr=actor if isinstance(actor, str) else actor.get_username())
         row, problem = unreadable
-        return _refused(actor, base, Report(entries=[{"row": row, "ticket": "", "errors": [problem]}], bad_rows=1),
-                        "", request)
+        return _refused(actor, job, Report(entries=[{"row": row, "ticket": "", "errors": [problem]}], bad_rows=1),
+                        "", None)
+    refusal = _already_imported(actor, job, None)
+    if refusal is not None:
+        return refusal
+    copy = connection.vendor == "postgresql" and draw.game.code in NUMBER_GAMES
+    if not copy and file_jobs.fingerprint(stream) != (record.file_sha256, record.size_bytes):
+        # The file read is not the file handed in (the stored copy changed): load nothing. (The COPY
+        # path checks the same while it reads.)
+        raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
     if draw.game.code in PIPELINE_GAMES and draw.game.code not in NUMBER_GAMES:  # their own columns
         from ..games.retail import retail_import_game
 
-        return retail_import_game(actor=actor, draw=draw, stream=stream, file_name=file_name, request=request)
-    try:
-        fmt = line_format(draw.game.code, draw.ruleset.params)
-    except UnsupportedGame as exc:
-        raise DrawInputError(str(exc)) from None
-    base = dict(draw=draw, file_name=file_name[:255], started_at=started,
-                imported_by=None if isinstance(actor, str) else actor,
-                actor_repr=actor if isinstance(actor, str) else actor.get_username())
+        return retail_import_game(actor=actor, job=job, draw=draw, stream=stream)
+    fmt = line_format(draw.game.code, draw.ruleset.params)
     problem = _header_ok(stream)
-    if connection.vendor == "postgresql" and not problem:
-        # The file is hashed while it streams into the staging table (one read of the file); the
-        # same-file check follows the COPY.
-        return _import_postgresql(actor, draw, fmt, stream, base, request)
-    sha, size = _fingerprint(stream)
-    base.update(file_sha256=sha, size_bytes=size)
-    refusal = _already_imported(actor, base, request)
-    if refusal is not None:
-        return refusal
     if problem:
-        return _refused(actor, base, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
-                        "", request)
-    return _import_batches(actor, draw, fmt, stream, base, request)
+        return _refused(actor, job, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
+                        "", None)
+    if connection.vendor == "postgresql":
+        return _import_postgresql(actor, draw, fmt, stream, job, None)
+    return _import_batches(actor, draw, fmt, stream, job, None)
 
 
-def _already_imported(actor, base: dict, request) -> RetailImport | None:
+def retail_import(*, actor, draw: Draw, stream: IO[bytes], file_name: str, request=None) -> RetailImport:
+    """Load one retail sales file for a draw now, in this process (the command line, benchmarks,
+    tests): recorded like an upload, run like the job. Returns the import record: `done`, or `failed`
+    with the report of every bad row (nothing of the file is loaded then)."""
+    record, attached = retail_import_submit(actor=actor, draw=draw, stream=stream, file_name=file_name,
+                                            request=request, store=False, start=False)
+    if attached or record.state != RetailImport.State.QUEUED:
+        return record
+    return retail_import_run(record.pk, stream=stream)
+
+
+@dataclass
+class _Job:
+    """The claimed import record and its progress publisher."""
+
+    record: RetailImport
+    progress: file_jobs.Progress
+
+    def phase(self, name: str, done: int = 0, total: int = 0, **extra) -> None:
+        self.progress.phase(name, done, total, **extra)
+
+    def advance(self, done: int, total: int | None = None, **extra) -> None:
+        self.progress.advance(done, total, **extra)
+
+
+def _replay_report(previous: RetailImport) -> Report:
+    return Report(entries=[{"row": 0, "ticket": "", "errors": [
+        f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
+        f"(import {previous.pk})"]}], bad_rows=1)
+
+
+def _already_imported(actor, job, request) -> RetailImport | None:
     """The refusal of a file (by its SHA-256) already imported for the draw, or None."""
-    previous = RetailImport.objects.filter(draw=base["draw"], file_sha256=base["file_sha256"],
+    record = _record(job)
+    previous = RetailImport.objects.filter(draw_id=record.draw_id, file_sha256=record.file_sha256,
                                            state=RetailImport.State.DONE).first()
     if previous is None:
         return None
-    return _refused(actor, base, Report(entries=[{"row": 0, "ticket": "", "errors": [
-        f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
-        f"(import {previous.pk})"]}], bad_rows=1), "", request)
+    return _refused(actor, job, _replay_report(previous), "", request)
 
 
-def _refused(actor, base: dict, report: Report, method: str, request) -> RetailImport:
+def _record(job) -> RetailImport:
+    return job.record if isinstance(job, _Job) else job
+
+
+def _finish(record: RetailImport, **fields) -> None:
+    """Write the outcome on the record, if this worker still holds it (else ImportLost: roll back)."""
+    fields.setdefault("finished_at", timezone.now())
+    fields.setdefault("phase", RetailImport.Phase.NONE)
+    fields.setdefault("heartbeat_at", timezone.now())
+    done = RetailImport.objects.filter(pk=record.pk, state__in=file_jobs.ACTIVE, attempts=record.attempts).update(**fields)
+    if done != 1:
+        raise ImportLost(record.pk)
+    for name, value in fields.items():
+        setattr(record, name, value)
+
+
+def _stopped(record: RetailImport, error: str) -> None:
+    """The job itself failed (not the file): recorded as failed with the reason, audited."""
     with transaction.atomic():
-        record = RetailImport.objects.create(
-            **base, state=RetailImport.State.FAILED, method=method, rows=report.rows,
-            error_count=report.bad_rows, errors=report.entries, finished_at=timezone.now(),
-        )
+        done = RetailImport.objects.filter(pk=record.pk, state__in=file_jobs.ACTIVE).update(
+            state=RetailImport.State.FAILED, phase="", error=error[:2000], finished_at=timezone.now())
+        if done:
+            audit_record(actor=_actor_of(record), action="lottery.retail_import_failed", obj=record,
+                         data={"draw": record.draw_id, "file": record.file_name, "sha256": record.file_sha256,
+                               "error": error[:500]})
+
+
+def _refused(actor, job, report: Report, method: str, request) -> RetailImport:
+    record = _record(job)
+    with transaction.atomic():
+        _finish(record, state=RetailImport.State.FAILED, method=method, rows=report.rows,
+                error_count=report.bad_rows, errors=report.entries)
         audit_record(actor=actor, action="lottery.retail_import_refused", obj=record, request=request,
-                     data={"draw": base["draw"].pk, "file": base["file_name"], "sha256": base["file_sha256"],
+                     data={"draw": record.draw_id, "file": record.file_name, "sha256": record.file_sha256,
                            "rows": report.rows, "bad_rows": report.bad_rows, "first_errors": report.entries[:5]})
     return record
 
@@ -409,20 +579,27 @@ def _done(actor, record: RetailImport, request) -> RetailImport:
     return record
 
 
+def _lock_draw(draw: Draw) -> None:
+    """In the loading transaction: the draw still takes files (a result entered or a cancellation
+    meanwhile refuses the import); the lock keeps it so until the commit."""
+    _importable(Draw.objects.select_for_update().select_related("game", "ruleset").get(pk=draw.pk))
+
+
 # ------------------------------------------------------------------------------------------------
 # SQLite (and any database without COPY): Python validation, bulk_create in batches
 # ------------------------------------------------------------------------------------------------
 
-def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base: dict, request) -> RetailImport:
-    report, validator, _ = _validate_all(draw, fmt, stream, keep=False)
+def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: _Job, request) -> RetailImport:
+    report, validator, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
     if report.bad_rows or report.rows == 0:
         if report.rows == 0:
             report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
-        return _refused(actor, base, report, "batches", request)
+        return _refused(actor, job, report, "batches", request)
+    record = job.record
+    job.phase(RetailImport.Phase.WRITING, 0, report.rows, rows=report.rows)
     now = timezone.now()
     with transaction.atomic():
-        record = RetailImport.objects.create(**base, state=RetailImport.State.DONE, method="batches",
-                                             finished_at=now)
+        _lock_draw(draw)
         wagers = [
             Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=validator.tickets[ticket][2],
                   retail_import=record, sold_at=validator.tickets[ticket][1], paid=True, accepted_at=now,
@@ -446,15 +623,13 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base:
                 Line.objects.bulk_create(batch)
                 lines += len(batch)
                 batch = []
+                job.advance(lines)
         if batch:
             Line.objects.bulk_create(batch)
             lines += len(batch)
-        record.rows = report.rows
-        record.tickets = len(wagers)
-        record.lines = lines
-        record.stake_cents = sum(stake for stake, _ in validator.totals.values())
-        record.finished_at = timezone.now()
-        record.save(update_fields=["rows", "tickets", "lines", "stake_cents", "finished_at"])
+        _finish(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
+                lines=lines, stake_cents=sum(stake for stake, _ in validator.totals.values()),
+                progress_done=lines, progress_total=report.rows)
         return _done(actor, record, request)
 
 
@@ -530,13 +705,18 @@ class _Reader:
 
         self.stream = stream
         self.lock = threading.Lock()
+        self.counted = 0  # bytes read by the readers that count (the COPYs), for the progress
+        self.lines = 0  # and the line ends in them
 
-    def blocks(self, start: int, end: int) -> Iterator[bytes]:
+    def blocks(self, start: int, end: int, count: bool = False) -> Iterator[bytes]:
         pos = start
         while pos < end:
             with self.lock:
                 self.stream.seek(pos)
                 block = self.stream.read(min(BLOCK, end - pos))
+                if count:
+                    self.counted += len(block)
+                    self.lines += block.count(b"\n")
             if not block:
                 return
             pos += len(block)
@@ -614,7 +794,7 @@ def _drop_leftovers(cur) -> None:
     cur.execute("RESET lock_timeout")
 
 
-def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], base: dict, request) -> RetailImport:
+def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: _Job, request) -> RetailImport:
     import psycopg
 
     window = {"open": draw.sales_open_at, "close": draw.sales_close_at}
@@ -680,8 +860,10 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
                               f" (CACHE 10000), {STAGE_COLUMNS}) WITH (autovacuum_enabled = false)")
                     with c.copy(f"COPY {stages[k]} ({', '.join(HEADER)}) FROM STDIN"
                                 f" (FORMAT csv, FREEZE true{header})") as copy:
-                        for block in reader.blocks(start, stop):
+                        for block in reader.blocks(start, stop, count=True):
                             copy.write(block)
+                            if k == 0:  # this thread (the caller's) publishes the progress of all
+                                job.advance(reader.counted, end, rows=max(0, reader.lines - 1))
                         if k == len(ranges) - 1:
                             copy.write(b"\n")
                     return c.rowcount
@@ -711,34 +893,28 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
             # A value the table cannot hold (not a number, too many columns): the Python validator
             # reads the whole file and reports every bad row.
             log.info("retail import: COPY refused the file (%s); reporting with the validator", exc)
-            sha, size = _fingerprint(stream)
-            base.update(file_sha256=sha, size_bytes=size)
-            refusal = _already_imported(actor, base, request)
-            if refusal is not None:
-                return refusal
-            report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+            job.phase(RetailImport.Phase.CHECKING)
+            report, _, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
             if not report.bad_rows:
                 report.add(0, "", [f"the file could not be read: {str(exc).splitlines()[0]}"])
-            return _refused(actor, base, report, "copy", request)
-        base.update(file_sha256=digest.hexdigest(), size_bytes=results[-1])
+            return _refused(actor, job, report, "copy", request)
+        if (digest.hexdigest(), results[-1]) != (job.record.file_sha256, job.record.size_bytes):
+            # The file read is not the file handed in (the stored copy changed): load nothing.
+            raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
         if marker:
-            refusal = _already_imported(actor, base, request)
-            if refusal is not None:
-                return refusal
-            report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+            job.phase(RetailImport.Phase.CHECKING)
+            report, _, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
             if not report.bad_rows:
                 report.add(0, "", ["the file has a line \\. (the end-of-data mark of COPY)"])
-            return _refused(actor, base, report, "copy", request)
+            return _refused(actor, job, report, "copy", request)
         counts = results[:-1]  # rows loaded by each COPY
         offsets = [sum(counts[:k]) for k in range(len(counts))]
         rows = sum(counts)
         clock.lap("copy to staging and SHA-256")
-        refusal = _already_imported(actor, base, request)
-        if refusal is not None:
-            return refusal
         if rows == 0:
             report = Report(entries=[{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], bad_rows=1)
-            return _refused(actor, base, report, "copy", request)
+            return _refused(actor, job, report, "copy", request)
+        job.phase(RetailImport.Phase.CHECKING, rows=rows)
         # Every staged row with its number in the file (the header is row 1, the first row 1 here).
         cols = "ticket, sold_at, terminal, n1, n2, n3, n4, n5, n6, n7, s1, s2, plus, stake_cents, plus_cents"
         staged = "(" + " UNION ALL ".join(f"SELECT rn + {off} AS rn, {cols} FROM {stage}"
@@ -770,7 +946,7 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
         tickets = "(" + " UNION ALL ".join(f"SELECT * FROM {t}" for t in ticket_tables) + ")"
         if bad_tickets:
             report = _report_from_staging(draw, fmt, cur, staged, f"{tickets} tk", "problem", rows)
-            return _refused(actor, base, report, "copy", request)
+            return _refused(actor, job, report, "copy", request)
         main, sec = _mask_sql(fmt)
         pieces = _line_pieces(rows, len(ranges))
         # Each piece's id range [lo, hi): together they cover the batch's span, in row order.
@@ -797,13 +973,14 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
             lo, hi = pieces[i]
             if written != hi - lo:  # every row in exactly one piece (the id CHECK holds them in order)
                 raise RuntimeError(f"retail import: piece {i + 1} holds {written} lines, not {hi - lo}")
+            with written_lock:
+                written_lines[0] += written
+                job.progress.advance(written_lines[0], rows, force=True)
 
         def write_wagers_and_attach() -> RetailImport:
+            record = job.record
             with transaction.atomic():
-                record = RetailImport.objects.create(
-                    **base, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
-                    lines=line_count, stake_cents=int(stake_total), finished_at=timezone.now(), batch=batch,
-                )
+                _lock_draw(draw)
                 with connection.cursor() as c:
                     c.execute("SET LOCAL work_mem = '256MB'")  # the tickets sorted in memory (this transaction)
                     c.execute(
@@ -817,13 +994,16 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
                 start_other_lines()
                 wait_lines()
                 clock.lap("lines")
+                # The last progress: after it the record is this transaction's to write.
+                job.phase(RetailImport.Phase.FINISHING, line_count, rows)
                 with connection.cursor() as c:
                     for part, lo, hi in zip(parts, bounds, bounds[1:]):
                         c.execute(f"ALTER TABLE lottery_line ATTACH PARTITION {part} FOR VALUES FROM ({lo}) TO ({hi})")
                     c.execute(f"DROP TABLE {', '.join(stages + ticket_tables)}")
                 clock.lap("attach")
-                record.finished_at = timezone.now()
-                record.save(update_fields=["finished_at"])
+                _finish(record, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
+                        lines=line_count, stake_cents=int(stake_total), batch=batch,
+                        progress_done=line_count, progress_total=rows)
                 _done(actor, record, request)
             clock.lap("commit")
             return record
@@ -831,6 +1011,9 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
         import threading
         from concurrent.futures import ThreadPoolExecutor
 
+        written_lock = threading.Lock()
+        written_lines = [0]
+        job.phase(RetailImport.Phase.WRITING, 0, rows, rows=rows)
         # Two writers at most at any time: the first piece's lines are written beside the wagers, the
         # others once the wagers are in, one per work connection. Every write here is WAL-logged row
         # by row, and three writers at once spend their time waiting for each other's WAL writes
@@ -878,7 +1061,7 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], ba
             report, _, _ = _validate_all(draw, fmt, stream, keep=False)
             if not report.bad_rows:
                 report.add(0, "", ["a ticket of the file is already in the database"])
-            return _refused(actor, base, report, "copy", request)
+            return _refused(actor, job, report, "copy", request)
         finally:
             pool.shutdown(wait=True)
         log.info("retail import %s: %s rows in %s", record.pk, rows, clock)

@@ -8,10 +8,16 @@ import json
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from compliance.audit import audit_record
 
-from ..models import RuleSet
+from ..check_tables import CellDifference, differences
+from ..models import GAME_CHOICES, RuleSet
+
+#: Cells listed in a refusal; the rest are counted.
+REFUSAL_CELLS_SHOWN = 20
 
 
 def params_fingerprint(params: dict[str, Any]) -> str:
@@ -23,12 +29,53 @@ class RuleSetConflict(ValueError):
     """A version of that name exists with other parameters: versions are immutable."""
 
 
+class RuleSetRefused(ValueError):
+    """The rule version has tables the settlement's check computation does not have, or has
+    differently (`lottery.check_tables`): every settlement under it would halt. ``differences``
+    names the cells; the message (translated) names them and says what to do."""
+
+    def __init__(self, game: str, version: str, cells: list[CellDifference]):
+        self.game, self.version, self.differences = game, version, cells
+        super().__init__(check_tables_message(game, version, cells))
+
+
+def check_tables_message(game: str, version: str, cells: list[CellDifference], *, published: bool = False) -> str:
+    """Why a rule version cannot be settled: one line per differing cell (at most
+    REFUSAL_CELLS_SHOWN), and what to do (``published``: the version is already published, e.g.
+    before a release that changed a check table)."""
+    name = dict(GAME_CHOICES).get(game, game)
+    lines = [_("%(game)s rule version %(version)s: its tables differ from those of the settlement's check "
+               "computation, so every settlement under it would halt.") % {"game": name, "version": version}]
+    for d in cells[:REFUSAL_CELLS_SHOWN]:
+        lines.append(_("%(game)s %(cell)s: rule set says %(ruleset)s, the check computation has %(check)s")
+                     % {"game": name, "cell": d.cell, "ruleset": "—" if d.ruleset is None else d.ruleset,
+                        "check": "—" if d.check is None else d.check})
+    hidden = len(cells) - REFUSAL_CELLS_SHOWN
+    if hidden > 0:
+        lines.append(ngettext("… and %(count)d more cell", "… and %(count)d more cells", hidden) % {"count": hidden})
+    if published:
+        lines.append(_("“—” is no prize or no such cell. Ship a release whose check tables include them, then "
+                       "run the settlement again."))
+    else:
+        lines.append(_("“—” is no prize or no such cell. Publish only tables the check computation knows, or "
+                       "ship a release whose check tables include them, then publish the version again."))
+    return "\n".join(lines)
+
+
+def ruleset_check_tables(ruleset: RuleSet) -> list[CellDifference]:
+    """The cells where a published version differs from the check computation of this release (a
+    version published before a release that changed a check table)."""
+    return differences(ruleset.game, ruleset.params)
+
+
 @transaction.atomic
 def ruleset_publish(
     *, actor, game: str, version: str, effective_from: dt.date, params: dict[str, Any], source: str = ""
 ) -> tuple[RuleSet, bool]:
     """Publish a rule version. Publishing the same version again with the same parameters does
-    nothing (returns it, False); with different parameters it is refused."""
+    nothing (returns it, False); with different parameters it is refused. A version whose tables the
+    settlement's check computation does not have, or has differently, is refused (`RuleSetRefused`,
+    naming the cells): it could not be settled."""
     fingerprint = params_fingerprint(params)
     existing = RuleSet.objects.filter(game=game, version=version).first()
     if existing is not None:
@@ -39,6 +86,9 @@ def ruleset_publish(
             )
         return existing, False
     _check_params_shape(game, params)
+    cells = differences(game, params)
+    if cells:
+        raise RuleSetRefused(game, version, cells)
     ruleset = RuleSet.objects.create(
         game=game,
         version=version,

@@ -36,6 +36,7 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from compliance.audit import audit_record
+from compliance.money import format_cents, plain_cents
 
 from ..formats import NUMBER_GAMES, UnsupportedGame, require_pipeline_game
 from ..matching import (
@@ -80,7 +81,7 @@ class SettlementHalted(Exception):
 
 
 def _stale_seconds() -> int:
-    return int(getattr(settings, "LOTTERY_SETTLEMENT_STALE_SECONDS", 300))
+    return int(getattr(settings, "LOTTERY_SETTLEMENT_STALE_SECONDS", 30))
 
 
 def _chunk_lines() -> int:
@@ -99,12 +100,6 @@ def cents(amount: str | None) -> int | None:
     if value != value.to_integral_value():
         raise ValueError(f"{amount} is not a whole number of cents")
     return int(value)
-
-
-def euros(amount_cents: int) -> str:
-    sign = "-" if amount_cents < 0 else ""
-    a = abs(int(amount_cents))
-    return f"{sign}{a // 100}.{a % 100:02d}"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -142,12 +137,20 @@ def run_create(*, draw: Draw, result: DrawResult, actor, previous: SettlementRun
     return run
 
 
-def enqueue(run: SettlementRun) -> None:
-    """Send the run to a worker once the transaction that created it has committed."""
-    from ..tasks import settle_run
+SETTLE_KIND = "lottery.tasks.settle_run"
 
-    run_id = run.pk
-    transaction.on_commit(lambda: settle_run.delay(run_id))
+
+def job_key(run_id: int) -> str:
+    return f"lottery.settle_run:{int(run_id)}"
+
+
+def enqueue(run: SettlementRun, *, actor=None):
+    """Record the run's job in the caller's transaction (compliance.jobs); it is sent to a worker
+    once that commits, or by the dispatcher when the broker is back."""
+    from compliance.jobs import job_enqueue
+
+    return job_enqueue(kind=SETTLE_KIND, key=job_key(run.pk), args={"run_id": run.pk},
+                       actor=actor or "system:settlement")
 
 
 @transaction.atomic
@@ -181,19 +184,56 @@ def _reset(run: SettlementRun) -> None:
 
 
 def watchdog(*, now=None) -> list[int]:
-    """Re-send runs whose worker died (stale heartbeat) or whose message was lost (pending too long)."""
-    from ..tasks import settle_run
+    """A safety net behind the job dispatcher: a run whose worker died (stale heartbeat) or that has
+    waited too long while pending, and that has no job queued, sent or running, gets a job again."""
+    from compliance.models import Job
 
     now = now or timezone.now()
     stale = now - dt.timedelta(seconds=_stale_seconds())
-    ids = list(
-        SettlementRun.objects.filter(
-            Q(state=RunState.RUNNING, heartbeat_at__lt=stale) | Q(state=RunState.PENDING, created_at__lt=stale)
-        ).values_list("pk", flat=True)
-    )
-    for pk in ids:
-        settle_run.delay(pk)
+    ids = []
+    for run in SettlementRun.objects.filter(
+        Q(state=RunState.RUNNING, heartbeat_at__lt=stale) | Q(state=RunState.PENDING, created_at__lt=stale)
+    ).order_by("pk"):
+        if not Job.objects.filter(key=job_key(run.pk), state__in=Job.ACTIVE).exists():
+            with transaction.atomic():
+                enqueue(run, actor="system:settlement_watchdog")
+            ids.append(run.pk)
     return ids
+
+
+def settle_job(run_id: int) -> dict:
+    """The body of the settlement job: settle under the job's worker name, keep the run's claim fresh
+    from the job's heartbeat thread, and tell the job system how it ended. A run another live worker
+    holds is left to it (the job waits and looks again); a failed run fails the job with its error."""
+    from compliance import jobs
+    from compliance.models import Job
+
+    running = jobs.current()
+    worker = running.worker if running else worker_name()
+    if running is not None:
+        job_id = running.job_id
+
+        def beat() -> None:
+            now = timezone.now()
+            SettlementRun.objects.filter(pk=run_id, claimed_by=worker, state=RunState.RUNNING).update(heartbeat_at=now)
+            done_total = SettlementRun.objects.filter(pk=run_id).values_list("chunks_done", "chunks_total").first()
+            if done_total:
+                Job.objects.filter(pk=job_id, worker=worker, state=Job.State.RUNNING).update(
+                    progress=done_total[0], progress_total=done_total[1])
+
+        jobs.on_heartbeat(beat)
+    run = run_settlement(run_id, worker=worker)
+    outcome = {"run": run.pk, "state": run.state, "phase": run.phase, "chunks_done": run.chunks_done}
+    if running is not None:
+        if run.state in (RunState.PENDING, RunState.RUNNING) and run.claimed_by != worker:
+            raise jobs.JobDeferred(_stale_seconds(), f"settlement run {run_id} is held by another worker")
+        if run.state == RunState.FAILED:
+            raise SettlementFailed(run.error or f"settlement run {run_id} failed")
+    return outcome
+
+
+class SettlementFailed(Exception):
+    """The run failed (its error is on the run); the job fails with it, staff retry the run."""
 
 
 # ------------------------------------------------------------------------------------------------
@@ -340,19 +380,19 @@ def _engine_input(run: SettlementRun, counts: dict[str, dict[str, int]], turnove
     data: dict[str, Any] = {
         "game": draw.game.code,
         "rules_version": run.ruleset.version,
-        "turnover": euros(turnover),
+        "turnover": plain_cents(turnover),
         "winners": {k: counts.get(k, {}).get("winners", 0) for k in classes},
     }
     if draw.jackpot_cents is not None:
-        data["jackpot"] = euros(draw.jackpot_cents)
+        data["jackpot"] = plain_cents(draw.jackpot_cents)
     if draw.jackpot_to_highest_class:
         data["jackpot_to_highest_class"] = True
     if draw.rollover_in:
-        data["rollover_in"] = {str(k): euros(int(v)) for k, v in draw.rollover_in.items()}
+        data["rollover_in"] = {str(k): plain_cents(int(v)) for k, v in draw.rollover_in.items()}
     if params.get("plussa"):
         data["plussa"] = {
             "boosted": {k: v["boosted"] for k, v in counts.items() if v.get("boosted")},
-            "turnover": euros(addon),
+            "turnover": plain_cents(addon),
         }
     if draw.game.code == "vikinglotto":
         data["lines_in_draw"] = lines
@@ -752,7 +792,8 @@ def _check(run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
         got = checked.get(key, {}).get("paid_cents", 0)
         # Imported or common classes pay per winner too; every class's paid total is per-winner prizes.
         if expected != got:
-            problems.append(f"class {key}: the engine pays {euros(expected)} €, the winners add up to {euros(got)} €")
+            problems.append(f"class {key}: the engine pays {format_cents(expected, language='en')}, "
+                            f"the winners add up to {format_cents(got, language='en')}")
     if SettlementChunk.objects.filter(run=run, done_at__isnull=True).exists():
         problems.append("not every chunk of lines was written")
     return checked, problems

@@ -1,4 +1,4 @@
-"""Template filters of the draw pages: money in cents and number masks."""
+"""Template filters of the draw pages: number masks and results (money: `{% load money %}`)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,6 @@ from lottery.formats import result_text
 from lottery.rules.bitmask import mask_to_picks
 
 register = template.Library()
-
-
-@register.filter
-def euros(amount_cents) -> str:
-    """12345 -> '123.45' (integer arithmetic; thousands separated by a thin space)."""
-    if amount_cents in (None, ""):
-        return "–"
-    value = int(amount_cents)
-    sign = "-" if value < 0 else ""
-    whole, cents = divmod(abs(value), 100)
-    return f"{sign}{whole:,}".replace(",", "\u202f") + f".{cents:02d}"
 
 
 @register.filter

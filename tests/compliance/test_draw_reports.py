@@ -139,7 +139,25 @@ def test_payout_report_gives_each_class_its_winners_prize_and_total(lotto_round,
 def test_payout_report_prints_the_class_figures_in_euros(lotto_round, people):
     draw = lotto_round()
     text = _text(_make(people.officer, "draw_payout", {"draw": draw.pk}))
-    assert "10.00" in text and "20.00" in text and "1 000 000.00" in text
+    assert "10.00" in text and "20.00" in text and "1,000,000.00" in text
+
+
+def test_payout_report_in_finnish_prints_euros_the_finnish_way(lotto_round, people):
+    """Comma before the cents, a no-break space between thousands (_text folds it into a space)."""
+    draw = lotto_round()
+    text = _text(_make(people.officer, "draw_payout", {"draw": draw.pk}, language="fi"))
+    assert "10,00" in text and "1 000 000,00" in text
+
+
+def test_payout_report_in_swedish_prints_euros_the_swedish_way(lotto_round, people):
+    text = _text(_make(people.officer, "draw_payout", {"draw": lotto_round().pk}, language="sv"))
+    assert "1 000 000,00" in text
+
+
+def test_payout_report_csv_is_the_same_in_every_language(lotto_round, people):
+    draw = lotto_round()
+    english, finnish = (_make(people.officer, "draw_payout", {"draw": draw.pk}, language=x) for x in ("en", "fi"))
+    assert english.sha256 != finnish.sha256 and english.csv_sha256 == finnish.csv_sha256
 
 
 def test_payout_report_totals_match_the_settlement(lotto_round, people):
@@ -170,7 +188,7 @@ def test_payout_report_names_who_approved_the_payout(lotto_round, people):
 def test_payout_report_lists_the_large_win_and_its_approver(lotto_round, people):
     text = _text(_make(people.officer, "draw_payout", {"draw": lotto_round().pk}))
     large = text[text.index("Large wins (from"):text.index("Winners: ")]
-    assert "1 000 000.00" in large and "Liisa Largewin" in large
+    assert "1,000,000.00" in large and "Liisa Largewin" in large
 
 
 def test_payout_report_says_when_the_payout_is_not_approved_yet(lotto_round, people):

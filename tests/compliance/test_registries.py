@@ -124,13 +124,14 @@ def test_applied_import_is_a_significant_event_with_the_approver(officers, natio
     )
 
 
-def test_upload_page_stages_a_file(officers, national, client):
+def test_upload_page_stages_a_file(officers, national, client, django_capture_on_commit_callbacks):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     client.force_login(officers[0])
-    client.post("/compliance/registries/import/", {
-        "registry": national.pk, "file": SimpleUploadedFile("r.csv", _csv(f"{HETU},FI,2024-01-01,,A1")),
-    })
+    with django_capture_on_commit_callbacks(execute=True):  # the job runs once the upload is committed
+        client.post("/compliance/registries/import/", {
+            "registry": national.pk, "file": SimpleUploadedFile("r.csv", _csv(f"{HETU},FI,2024-01-01,,A1")),
+        })
     assert RegistryImport.objects.get().state == "staged"
 
 

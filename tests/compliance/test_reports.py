@@ -189,12 +189,7 @@ def test_unfinished_report_cannot_be_downloaded(staff_client, officer):
     assert staff_client(AUDITOR).get(f"/compliance/reports/{report.pk}/pdf/").status_code == 404
 
 
-def test_report_requested_on_the_page_is_generated_after_commit(staff_client, django_capture_on_commit_callbacks,
-                                                                monkeypatch):
-    from compliance import tasks
-
-    # What a worker does with the message (without a broker, Celery runs it in-process the same way).
-    monkeypatch.setattr(tasks.report_generate, "delay", lambda pk: tasks.report_generate.run(pk))
+def test_report_requested_on_the_page_is_generated_after_commit(staff_client, django_capture_on_commit_callbacks):
     client = staff_client(COMPLIANCE_OFFICER)
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/compliance/reports/new/", {"kind": "exclusion_hits", "language": "en",
@@ -202,16 +197,41 @@ def test_report_requested_on_the_page_is_generated_after_commit(staff_client, dj
     assert Report.objects.get().status == "done"
 
 
-def test_report_that_cannot_be_queued_is_marked_failed(officer, django_capture_on_commit_callbacks, monkeypatch):
-    from compliance import tasks
+def test_report_that_cannot_be_queued_waits_and_is_made_once_the_broker_is_back(
+        officer, django_capture_on_commit_callbacks, monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    from compliance import jobs, tasks
+
+    real = tasks.report_generate.apply_async
 
     def refuse(*args, **kwargs):
-        raise ConnectionError("broker down")
+        raise OperationalError("broker down")
 
-    monkeypatch.setattr(tasks.report_generate, "delay", refuse)
+    monkeypatch.setattr(tasks.report_generate, "apply_async", refuse)
     with django_capture_on_commit_callbacks(execute=True):
         report = report_request(actor=officer, kind="audit_extract", params=_period())
-    assert Report.objects.get(pk=report.pk).status == "failed"
+    waiting = Report.objects.get(pk=report.pk).status
+    monkeypatch.setattr(tasks.report_generate, "apply_async", real)
+    jobs.dispatch()
+    assert (waiting, Report.objects.get(pk=report.pk).status) == ("queued", "done")
+
+
+def test_a_report_whose_worker_died_while_running_is_made_by_the_next_attempt(officer, settings):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from compliance import jobs
+    from compliance.models import Job
+
+    report = report_request(actor=officer, kind="audit_extract", params=_period())  # not committed: not sent
+    Report.objects.filter(pk=report.pk).update(status="running", progress=20)  # the first attempt died here
+    Job.objects.filter(key=f"compliance.report:{report.pk}").update(
+        state="running", attempts=1, worker="dead",
+        heartbeat_at=timezone.now() - dt.timedelta(seconds=settings.JOBS_STALE_SECONDS + 1))
+    jobs.dispatch()
+    assert Report.objects.get(pk=report.pk).status == "done"
 
 
 def test_large_report_is_a_fixed_width_listing_with_every_row(officer, monkeypatch):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from compliance.models import AuditEvent, ScreeningDecision
 from compliance.registries import RegistryAdapter
@@ -173,6 +173,14 @@ def test_prize_is_allowed_with_the_amount_that_fits_under_the_cap(person):
         20_000_00,
         ["balance_cap_diverted"],
     )
+
+
+def test_a_logged_reason_names_its_amount_in_english_whatever_the_language_of_the_request(person):
+    """The reasons are English sentences stored in the log: their amounts are in the English form
+    (docs/architecture.md, "Money as text"), even when a Finnish-speaking operator's request caused them."""
+    with translation.override("fi"):
+        decision = screen(person, "prize", 30_000_00)
+    assert decision.reasons[0]["message"].startswith("10,000.00\u00a0€ exceeds the balance cap")
 
 
 def test_stake_without_a_session_is_denied(person):

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from compliance.money import plain_cents
 from lottery.games import retail_header
 from lottery.models import Draw, Game, Line, Winning
 from lottery.rules import calculate_round, games
@@ -78,10 +79,6 @@ def cents(amount: str) -> int:
     return int(Decimal(amount) * 100)
 
 
-def euros(amount_cents: int) -> str:
-    return f"{amount_cents // 100}.{amount_cents % 100:02d}"
-
-
 # ------------------------------------------------------------------------------------------------
 # the engine's prizes, line by line from the picks (multiplier games), or by class (class games)
 # ------------------------------------------------------------------------------------------------
@@ -90,7 +87,7 @@ def engine_line_prizes(game: str, result: dict, lines: list[tuple[int, dict, int
     """Multiplier games: {line id: prize cents} from the engine given every line as its picks
     (`lines`: (line id, the engine's pick fields, stake cents))."""
     data = {"game": game, "result": result,
-            "lines": [{**picks, "stake": euros(stake)} for _, picks, stake in lines]}
+            "lines": [{**picks, "stake": plain_cents(stake)} for _, picks, stake in lines]}
     out = calculate_round(data, params)
     return {line_id: cents(x["prize"]) for (line_id, _, _), x in zip(lines, out["lines"]) if x["class"] is not None}
 

@@ -10,6 +10,7 @@ import json
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
+from django.utils import translation
 
 from compliance import roles
 from lottery.models import Draw, RetailImport
@@ -82,6 +83,14 @@ def test_a_jackpot_above_the_configured_maximum_is_refused_by_the_service(make_s
     draw = DrawFactory(state="open")
     with pytest.raises(DrawInputError, match="LOTTERY_JACKPOT_MAX_CENTS"):
         draw_set_jackpot(actor=make_staff(roles.DRAW_SUPERVISOR), draw=draw, jackpot_cents=1_000_000_001)
+
+
+@override_settings(LOTTERY_JACKPOT_MAX_CENTS=1_000_000_000)
+def test_the_refusal_names_the_maximum_in_the_language_of_the_message(make_staff):
+    draw = DrawFactory(state="open")
+    with translation.override("fi"), pytest.raises(DrawInputError) as refused:
+        draw_set_jackpot(actor=make_staff(roles.DRAW_SUPERVISOR), draw=draw, jackpot_cents=1_000_000_001)
+    assert "enintään 10\u00a0000\u00a0000,00 €" in str(refused.value)
 
 
 @override_settings(LOTTERY_JACKPOT_MAX_CENTS=1_000_000_000)

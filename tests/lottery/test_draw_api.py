@@ -26,7 +26,8 @@ def test_a_round_runs_through_the_api(api_client_for, django_capture_on_commit_c
     first.post(f"/api/v1/draws/{draw_id}/close/")
     upload = sales_file([lotto_row("A1", now - dt.timedelta(days=1), (1, 2, 3, 4, 9, 10, 11))])
     upload.name = "sales.csv"
-    first.post(f"/api/v1/draws/{draw_id}/retail-imports/", {"file": upload}, format="multipart")
+    with django_capture_on_commit_callbacks(execute=True):  # the import job runs after the upload's commit
+        first.post(f"/api/v1/draws/{draw_id}/retail-imports/", {"file": upload}, format="multipart")
     first.post(f"/api/v1/draws/{draw_id}/result/", RESULT, format="json")
     with django_capture_on_commit_callbacks(execute=True):
         second.post(f"/api/v1/draws/{draw_id}/result/confirm/")
@@ -74,13 +75,29 @@ def test_confirming_ones_own_result_is_forbidden(api_client_for):
     assert (response.status_code, response.json()["code"]) == (403, "four_eyes")
 
 
-def test_a_refused_file_answers_422_with_the_report(api_client_for):
+def test_an_upload_is_accepted_as_a_job_and_its_report_is_on_the_import(api_client_for,
+                                                                        django_capture_on_commit_callbacks):
     draw = DrawFactory(state="closed")
     upload = sales_file([lotto_row("A1", draw.sales_open_at + dt.timedelta(hours=1), (1, 2, 3, 4, 5, 6, 50))])
     upload.name = "bad.csv"
-    response = api_client_for(roles.OPERATOR).post(f"/api/v1/draws/{draw.pk}/retail-imports/", {"file": upload},
-                                                   format="multipart")
-    assert (response.status_code, response.json()["errors"][0]["row"]) == (422, 2)
+    client = api_client_for(roles.OPERATOR)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/v1/draws/{draw.pk}/retail-imports/", {"file": upload}, format="multipart")
+    done = client.get(response["Location"]).json()
+    assert (response.status_code, response.json()["state"], done["state"], done["errors"][0]["row"]) == (
+        202, "queued", "failed", 2)
+
+
+def test_a_file_already_imported_answers_422_with_the_refusal(api_client_for, django_capture_on_commit_callbacks):
+    draw = DrawFactory(state="closed")
+    client = api_client_for(roles.OPERATOR)
+    rows = [lotto_row("A1", draw.sales_open_at + dt.timedelta(hours=1))]
+    for name in ("first.csv", "again.csv"):
+        upload = sales_file(rows)
+        upload.name = name
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(f"/api/v1/draws/{draw.pk}/retail-imports/", {"file": upload}, format="multipart")
+    assert (response.status_code, "already imported" in response.json()["errors"][0]["errors"][0]) == (422, True)
 
 
 def test_an_operator_cannot_schedule_without_the_permission_to_manage(api_client_for):

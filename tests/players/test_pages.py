@@ -196,3 +196,17 @@ def test_players_page_speaks_finnish_and_swedish(staff_client, lang, word):
 
 def test_person_factory_keeps_unverified_people_unverified(db):
     assert PersonFactory(unverified=True).kyc_status == "unverified"
+
+
+def test_player_page_in_finnish_shows_the_balance_the_finnish_way(staff_client, make_player):
+    player = make_player(balance_cents=1_234_56)
+    client = staff_client(roles.COMPLIANCE_OFFICER)
+    client.cookies["django_language"] = "fi"
+    html = client.get(f"/players/{player.pk}/").content.decode()
+    assert 'data-balance="123456">1\u00a0234,56\u00a0€<' in html
+
+
+def test_player_page_in_english_shows_the_balance_the_english_way(staff_client, make_player):
+    player = make_player(balance_cents=1_234_56)
+    html = staff_client(roles.COMPLIANCE_OFFICER).get(f"/players/{player.pk}/").content.decode()
+    assert 'data-balance="123456">1,234.56\u00a0€<' in html

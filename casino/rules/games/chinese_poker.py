@@ -86,7 +86,7 @@ def _name(cards: Sequence[Card]) -> str:
     return f"{label} ({' '.join(str(c) for c in cards)})"
 
 
-class _Hand:
+class OfcHand:
     def __init__(self, name: str, rows: dict[str, list[Card]]) -> None:
         self.name, self.rows = name, rows
         self.sizes_ok = all(len(rows[r]) == SIZES[r] for r in ROWS)
@@ -106,7 +106,7 @@ class _Hand:
     def fouled(self) -> bool:
         return bool(self.foul_reason)
 
-    def row_vs(self, other: _Hand, row: str) -> int:
+    def row_vs(self, other: OfcHand, row: str) -> int:
         """+1 if this hand's row beats the other's, -1 if it loses, 0 for a tie."""
         if row == "front":
             a, b = self.front, other.front
@@ -115,7 +115,7 @@ class _Hand:
         return (a < b) - (a > b)
 
 
-def _bonus(hand: _Hand, row: str, scoring: Mapping[str, Any]) -> int:
+def _bonus(hand: OfcHand, row: str, scoring: Mapping[str, Any]) -> int:
     table = scoring[f"{row}_bonus"]
     cards = hand.rows[row]
     if row == "front":
@@ -129,7 +129,7 @@ def _bonus(hand: _Hand, row: str, scoring: Mapping[str, Any]) -> int:
 # ------------------------------------------------------------------------------------------ scoring
 
 
-def _pair_one_three(x: _Hand, y: _Hand, scoring: Mapping[str, Any]) -> tuple[int, str]:
+def _pair_one_three(x: OfcHand, y: OfcHand, scoring: Mapping[str, Any]) -> tuple[int, str]:
     """1-3 scoring (000 C-4, L1509): two rows of three = `two_of_three`, all three = `three_of_three`."""
     two, three = int(scoring["two_of_three"]), int(scoring["three_of_three"])
     if x.fouled and y.fouled:
@@ -146,7 +146,7 @@ def _pair_one_three(x: _Hand, y: _Hand, scoring: Mapping[str, Any]) -> tuple[int
     return points(wx) - points(wy), f"000-casino C-4: 1-3 scoring, rows {wx}-{wy} (L1509)"
 
 
-def _pair_ofc(x: _Hand, y: _Hand, scoring: Mapping[str, Any]) -> tuple[int, str]:
+def pair_ofc(x: OfcHand, y: OfcHand, scoring: Mapping[str, Any]) -> tuple[int, str]:
     """OFC (001 §3.8): +-1 a row, 3 extra for all three, bonuses by difference; a foul pays 6 + bonuses."""
     if x.fouled and y.fouled:
         return 0, "001 A-38: two fouled hands score 0 against each other"
@@ -162,7 +162,7 @@ def _pair_ofc(x: _Hand, y: _Hand, scoring: Mapping[str, Any]) -> tuple[int, str]
     return rows + bonus, f"001 R-15.2/R-15.3: rows {results.count(1)}-{results.count(-1)}, bonus {bonus:+d}"
 
 
-def _capped(names: list[str], pts: dict[tuple[str, str], int], max_loss: int, button: str | None
+def capped_losses(names: list[str], pts: dict[tuple[str, str], int], max_loss: int, button: str | None
             ) -> tuple[dict[tuple[str, str], Fraction], list[str]]:
     """001 R-15.6 / A-37: a player's net loss above `max_loss` points: he pays `max_loss` plus what he
     collects, shared by the players he lost to in proportion to their wins (largest remainder, equal
@@ -209,7 +209,7 @@ def chinese_poker(doc: Mapping[str, Any]) -> dict[str, Any]:
     button = doc.get("button")
     if button is not None and button not in names:
         raise EngineError("button", f"{button!r} is not one of the players")
-    pair_score = _pair_ofc if scoring["method"] == "ofc" else _pair_one_three
+    pair_score = pair_ofc if scoring["method"] == "ofc" else _pair_one_three
     pts: dict[tuple[str, str], int] = {}
     pairs = []
     for i, x in enumerate(hands):
@@ -220,7 +220,7 @@ def chinese_poker(doc: Mapping[str, Any]) -> dict[str, Any]:
     paid: dict[tuple[str, str], Fraction] = {k: Fraction(v) for k, v in pts.items()}
     notes: list[str] = []
     if scoring["method"] == "ofc" and scoring.get("max_loss") is not None:
-        paid, notes = _capped(names, pts, int(scoring["max_loss"]), button)
+        paid, notes = capped_losses(names, pts, int(scoring["max_loss"]), button)
     for item in pairs:
         a, b = item["players"]
         if paid[(a, b)] != pts[(a, b)]:
@@ -280,7 +280,7 @@ def _scoring(doc: Mapping[str, Any], rulebook: str) -> Mapping[str, Any]:
     return scoring
 
 
-def _hands(raw: Any) -> list[_Hand]:
+def _hands(raw: Any) -> list[OfcHand]:
     if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
         raise EngineError("players", "a list of 2-4 players (13 cards each from one deck)")
     hands, seen, names = [], {}, set()
@@ -306,7 +306,7 @@ def _hands(raw: Any) -> list[_Hand]:
                 if card in seen:
                     raise EngineError(field, f"{card} is dealt twice (also in {seen[card]}); one 52-card deck")
                 seen[card] = field
-        hands.append(_Hand(name, rows))
+        hands.append(OfcHand(name, rows))
     return hands
 
 

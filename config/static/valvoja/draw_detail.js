@@ -1,4 +1,5 @@
-// Draw page: while the settlement runs, poll its progress and reload the page when it ends.
+// Draw page: while the settlement runs, poll its progress and reload the page when it ends, or when
+// its job stalls or recovers (the page then shows "stalled since ..." and the retry button, or not).
 (function () {
   "use strict";
   var box = document.getElementById("settlement");
@@ -9,6 +10,8 @@
       if (!d.run) return;
       bar.value = d.run.percent;
       text.textContent = d.run.percent + " %" + (d.run.chunks_total ? " · " + d.run.chunks_done + "/" + d.run.chunks_total : "");
+      var stalled = d.job && (d.job.stalled || d.job.waiting) ? "1" : "0";
+      if (stalled !== box.dataset.stalled) { location.reload(); return; }
       if (d.run.state === "pending" || d.run.state === "running") { setTimeout(poll, 1000); } else { location.reload(); }
     }).catch(function () { setTimeout(poll, 5000); });
   }

@@ -16,7 +16,6 @@ import os
 import random
 import re
 import resource
-import tempfile
 import time
 
 from django.contrib.auth import get_user_model
@@ -27,6 +26,7 @@ from django.utils import timezone
 from lottery.formats import NUMBER_GAMES, line_format
 from lottery.matching import popcount_sql
 from lottery.models import Draw, DrawState, Game, RunState
+from lottery.salesfile import write_sales_file
 
 ACTOR = "system:bench_settlement"
 CENTRAL = {"vikinglotto": {"common_pools": {"1": "3000000.00", "2": "500000.00"}}}
@@ -44,8 +44,12 @@ class Command(BaseCommand):
         parser.add_argument("--game", default="lotto", choices=NUMBER_GAMES)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep-file", action="store_true", help="keep the generated sales file")
+        parser.add_argument("--write-file", metavar="PATH",
+                            help="only schedule the draw and write its sales file to PATH (to import it another way, "
+                                 "e.g. uploaded as a job); no import, settlement or payout")
 
-    def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, **options):
+    def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, write_file: str | None = None,
+               **options):
         from lottery import services
         from lottery.services import settlement as settlement_service
         from lottery.services.retail import retail_import
@@ -76,7 +80,12 @@ class Command(BaseCommand):
         services.close_due_draws(actor=ACTOR)
         fmt = line_format(game, draw.ruleset.params)
 
-        path = self._write_file(fmt, lines, rng, draw)
+        path = write_sales_file(fmt, lines, rng, draw)
+        if write_file:
+            os.replace(path, write_file)
+            self.stdout.write(json.dumps({"draw": draw.pk, "file": write_file, "lines": lines,
+                                          "bytes": os.path.getsize(write_file)}))
+            return
         size_mb = os.path.getsize(path) / 2**20
         self.stdout.write(f"draw {draw} (id {draw.pk}); sales file {path}: {lines} lines, {size_mb:.1f} MB")
         try:
@@ -163,38 +172,6 @@ class Command(BaseCommand):
             user.groups.add(Group.objects.get(name=role))
             out.append(user)
         return out
-
-    def _write_file(self, fmt, lines: int, rng: random.Random, draw: Draw) -> str:
-        """A retail sales file of `lines` random lines in tickets of 1 to 8 lines, written as it is made."""
-        fd, path = tempfile.mkstemp(prefix=f"bench-{fmt.game}-", suffix=".csv")
-        main_range = range(1, fmt.main_max + 1)
-        sec_range = range(1, fmt.secondary_max + 1)
-        sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=1)).isoformat()
-        empty_main = "," * (7 - fmt.main_count)  # the unused n columns
-        empty_sec = "," * (2 - fmt.secondary_count)  # the unused s columns
-        with os.fdopen(fd, "w", buffering=1 << 20) as out:
-            out.write("ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents\n")
-            ticket = left = 0
-            sample, randint, rand = rng.sample, rng.randint, rng.random
-            buf = []
-            for _ in range(lines):
-                if left == 0:
-                    ticket += 1
-                    left = randint(1, 8)
-                    prefix = f"B{draw.pk}-{ticket:09d},{sold},T{ticket % 997:04d},"
-                left -= 1
-                main = ",".join(map(str, sample(main_range, fmt.main_count))) + empty_main
-                sec = ",".join(map(str, sample(sec_range, fmt.secondary_count))) + empty_sec if fmt.secondary_count else ","
-                if fmt.plus_max and rand() < 0.5:
-                    tail = f"{randint(1, fmt.plus_max)},100,50"
-                else:
-                    tail = ",100,0"
-                buf.append(f"{prefix}{main},{sec},{tail}\n")
-                if len(buf) >= 10000:
-                    out.write("".join(buf))
-                    buf = []
-            out.write("".join(buf))
-        return path
 
     def _checkpoint(self) -> None:
         """Start a timed write from a checkpoint (PostgreSQL): the bare COPY and the import each begin

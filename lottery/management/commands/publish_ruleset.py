@@ -3,8 +3,11 @@ import json
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
-from lottery.services import RuleSetConflict, ruleset_publish
+from lottery.services import RuleSetConflict, RuleSetRefused, ruleset_publish
+
+EXIT_BAD_INPUT = 2
 
 
 class Command(BaseCommand):
@@ -24,6 +27,8 @@ class Command(BaseCommand):
         try:
             with open(file, encoding="utf-8") as fh:
                 data = json.load(fh)
+            if not isinstance(data, dict):
+                raise ValueError(_("the file must hold one JSON object"))
             ruleset, created = ruleset_publish(
                 actor=user,
                 game=data["game"],
@@ -32,6 +37,9 @@ class Command(BaseCommand):
                 params=data["params"],
                 source=data.get("source", f"published from {file}"),
             )
-        except (OSError, json.JSONDecodeError, KeyError, ValueError, RuleSetConflict) as exc:
-            raise CommandError(f"Not published: {exc}") from exc
+        except KeyError as exc:
+            raise CommandError(_("Not published: the file has no “%(field)s” field.") % {"field": exc.args[0]},
+                               returncode=EXIT_BAD_INPUT) from exc
+        except (OSError, TypeError, ValueError, RuleSetConflict, RuleSetRefused) as exc:  # JSONDecodeError: ValueError
+            raise CommandError(_("Not published: %(reason)s") % {"reason": exc}, returncode=EXIT_BAD_INPUT) from exc
         self.stdout.write(f"{'Published' if created else 'Already published'}: {ruleset}")

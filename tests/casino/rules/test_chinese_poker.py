@@ -82,11 +82,11 @@ def test_fifty_point_cap_source_case_and_tie():
             table[("A", o)], table[(o, "A")] = -v, v
         return table
 
-    paid, notes = cp._capped(names, pts(25, 20, 25), 50, "D")
+    paid, notes = cp.capped_losses(names, pts(25, 20, 25), 50, "D")
     assert [paid[("A", o)] for o in "BCD"] == [-18, -14, -18]
-    paid, _ = cp._capped(names, pts(20, 20, 20), 50, "D")
+    paid, _ = cp.capped_losses(names, pts(20, 20, 20), 50, "D")
     assert [paid[(o, "A")] for o in "BCD"] == [17, 17, 16]
-    paid, _ = cp._capped(names, pts(20, 20, 20), 50, "B")
+    paid, _ = cp.capped_losses(names, pts(20, 20, 20), 50, "B")
     assert [paid[(o, "A")] for o in "BCD"] == [16, 17, 17]
 
 
