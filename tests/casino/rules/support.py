@@ -10,27 +10,13 @@ import pytest
 
 from casino.rules.base import EngineError
 from casino.rules.jsonio import compute
+from tests.jsonpairs import partial_match  # noqa: F401  (also used by the example modules)
 
 EXAMPLES_DIR = Path(__file__).parent / "examples"
 
 
 def examples(family: str) -> list[Path]:
     return sorted((EXAMPLES_DIR / family).glob("*.json"))
-
-
-def partial_match(actual, expected, path="$"):
-    """Every key of `expected` is in `actual` with the same value (lists element by element)."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} missing"
-            partial_match(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), f"{path}: {actual!r}"
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            partial_match(a, e, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
 
 
 def run_example(path: Path) -> dict | None:

@@ -10,23 +10,9 @@ import pytest
 
 from lottery.rules.compute import compute
 from lottery.rules.errors import RoundInputError
+from tests.jsonpairs import partial_match
 
 EXAMPLES = sorted((Path(__file__).parent / "instant_examples").glob("*.json"))
-
-
-def partial_match(actual, expected, path="$"):
-    """Every key of `expected` is in `actual` with the same value (lists element by element)."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} missing"
-            partial_match(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), f"{path}: {actual!r}"
-        for i, (a, e) in enumerate(zip(actual, expected)):
-            partial_match(a, e, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
 
 
 def test_there_are_examples():
