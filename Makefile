@@ -43,6 +43,7 @@ test: venv
 
 lint: venv
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 
 check: venv
 	$(PY) manage.py check
