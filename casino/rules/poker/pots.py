@@ -279,7 +279,12 @@ def pots_kind(doc: Mapping[str, Any]) -> dict[str, Any]:
     if rake is not None:
         answer["rake_rule"] = rake.rule
     if fee is not None:
-        answer["jackpot_fee"] = {"amount": eur(fee.amount), "rule": fee.rule}
+        # What the pots gave, never more than they held: a hand whose chips all went back (an
+        # uncalled bet) pays no fee, whatever the fee of such a hand would be.
+        answer["jackpot_fee"] = {"amount": eur(total_fee), "rule": fee.rule}
+        if total_fee < fee.amount:
+            answer["jackpot_fee"]["due"] = eur(fee.amount)
+            answer["jackpot_fee"]["note"] = "the pots held less than the fee; only what they held is taken"
     if show.shown:
         answer["showdown"] = [{"player": s.player, **show.shown[s.index]} for s in seats if s.index in show.shown]
     return answer

@@ -99,3 +99,15 @@ def test_odd_chips_sum_to_the_pot_and_differ_by_at_most_one_chip(pot, k, button,
     amounts = [int(money(a["amount"]) * 100) for a in answer["awards"]]
     assert sum(amounts) == pot
     assert max(amounts) - min(amounts) <= max(unit, pot % unit + unit if pot % unit else unit)
+
+
+def test_a_hand_whose_chips_all_go_back_pays_no_jackpot_fee():
+    """Found by the live property above: an uncalled bet returned whole leaves empty pots, and the fee
+    reported must be what the pots gave (nothing), not the fee such a hand would owe."""
+    seats = [{"seat": 1, "player": "P1", "contributed": "1.00"}]
+    seats += [{"seat": i, "player": f"P{i}", "contributed": "0.00", "folded": True} for i in range(2, 7)]
+    answer = compute({"kind": "pots", "rulebook": "001", "game": "holdem", "button": 1, "chip": "0.01",
+                      "seats": seats, "ranking": [["P1"]], "beyond_initial_deal": True,
+                      "second_betting_round": True, "rake": {"rate": "5"}, "jackpot_fee": {}})
+    check_conservation(answer)
+    assert (answer["jackpot_fee"]["amount"], answer["jackpot_fee"]["due"]) == ("0.00", "1.00")
