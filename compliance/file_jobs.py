@@ -147,6 +147,23 @@ def claim_for_job(model: type[models.Model], pk: int, *, stale_seconds: int, **r
     return attempt
 
 
+class ImportLost(Exception):
+    """Another worker took the import over (this one was presumed dead): this one's work is undone."""
+
+
+def finish(record: models.Model, **fields: Any) -> None:
+    """Write the outcome on the claimed record, if this worker still holds it (same attempt, still
+    queued or running); else raise ImportLost so that the caller's transaction rolls back."""
+    fields.setdefault("phase", "")
+    fields.setdefault("heartbeat_at", timezone.now())
+    model = type(record)
+    done = model.objects.filter(pk=record.pk, state__in=ACTIVE, attempts=record.attempts).update(**fields)
+    if done != 1:
+        raise ImportLost(record.pk)
+    for name, value in fields.items():
+        setattr(record, name, value)
+
+
 def is_stale(record, *, stale_seconds: int) -> bool:
     """A running record whose worker has not written for `stale_seconds` (presumed dead)."""
     beat = record.heartbeat_at

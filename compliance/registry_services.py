@@ -228,10 +228,6 @@ def _stale_seconds() -> int:
     return int(getattr(settings, "REGISTRY_IMPORT_STALE_SECONDS", 120))
 
 
-class ImportLost(Exception):
-    """Another worker took the import over (this one was presumed dead): this one's work is undone."""
-
-
 def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[bytes], file_name: str,
                            reason: str = "", request=None, store: bool = True,
                            start: bool = True) -> tuple[RegistryImport, bool]:
@@ -307,7 +303,7 @@ def registry_import_run(import_id: int, *, data: bytes | None = None) -> Registr
         if hashlib.sha256(data).hexdigest() != batch.sha256:
             raise RegistryImportError("the stored file does not match the SHA-256 recorded when it was handed in")
         return _check_and_stage(batch, data, progress)
-    except ImportLost:
+    except file_jobs.ImportLost:
         log.warning("registry import %s: taken over by another worker; this attempt's work is undone", import_id)
         return RegistryImport.objects.get(pk=import_id)
     except Exception as exc:  # noqa: BLE001 - recorded on the import and logged; nothing was staged
@@ -329,7 +325,7 @@ def _check_and_stage(batch: RegistryImport, data: bytes, progress: file_jobs.Pro
         if not parsed.error_count:
             _stage_rows(batch, parsed.rows, progress)
         # The record last: after this the transaction holds its row (no more progress is written).
-        _finish(batch, state=RegistryImport.State.FAILED if parsed.error_count else RegistryImport.State.STAGED,
+        file_jobs.finish(batch, state=RegistryImport.State.FAILED if parsed.error_count else RegistryImport.State.STAGED,
                 rows=len(parsed.rows), errors=parsed.errors)
         audit_record(
             actor=actor,
@@ -343,17 +339,6 @@ def _check_and_stage(batch: RegistryImport, data: bytes, progress: file_jobs.Pro
                              payload={"registry": registry.name, "rows": batch.rows, "sha256": batch.sha256},
                              reason=batch.reason or f"Import {batch.file_name} into {registry.name}")
     return batch
-
-
-def _finish(batch: RegistryImport, **fields) -> None:
-    """Write the outcome on the record, if this worker still holds it (else ImportLost: roll back)."""
-    fields.setdefault("phase", RegistryImport.Phase.NONE)
-    fields.setdefault("heartbeat_at", timezone.now())
-    done = RegistryImport.objects.filter(pk=batch.pk, state__in=file_jobs.ACTIVE, attempts=batch.attempts).update(**fields)
-    if done != 1:
-        raise ImportLost(batch.pk)
-    for name, value in fields.items():
-        setattr(batch, name, value)
 
 
 def _stopped(batch: RegistryImport, error: str) -> None:

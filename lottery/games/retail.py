@@ -199,7 +199,7 @@ def retail_import_game(*, actor, job, draw: Draw, stream: IO[bytes]) -> RetailIm
         if batch:
             Line.objects.bulk_create(batch)
             written += len(batch)
-        r._finish(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
+        r.finish_import(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
                   lines=written, stake_cents=sum(stake for stake, _ in checker.totals.values()),
                   progress_done=written, progress_total=report.rows)
         return r._done(actor, record, None)

@@ -341,10 +341,6 @@ def _stale_seconds() -> int:
     return int(getattr(settings, "LOTTERY_IMPORT_STALE_SECONDS", 120))
 
 
-class ImportLost(Exception):
-    """Another worker took the import over (this one was presumed dead): this one's work is undone."""
-
-
 def _importable(draw: Draw) -> None:
     """Raise DrawStateError / DrawInputError when no retail file can be imported for the draw now."""
     if draw.state not in (DrawState.OPEN, DrawState.CLOSED):
@@ -449,7 +445,7 @@ def retail_import_run(import_id: int, *, stream: IO[bytes] | None = None) -> Ret
     except DrawError as exc:  # the draw took no more files meanwhile (a result was entered, cancelled)
         return _refused(actor, record, Report(entries=[{"row": 0, "ticket": "", "errors": [exc.message]}],
                                               bad_rows=1), "", None)
-    except ImportLost:
+    except file_jobs.ImportLost:
         log.warning("retail import %s: taken over by another worker; this attempt's work is undone", import_id)
         return RetailImport.objects.get(pk=import_id)
     except Exception as exc:  # noqa: BLE001 - recorded on the import and logged; nothing was loaded
@@ -537,16 +533,10 @@ def _record(job) -> RetailImport:
     return job.record if isinstance(job, _Job) else job
 
 
-def _finish(record: RetailImport, **fields) -> None:
-    """Write the outcome on the record, if this worker still holds it (else ImportLost: roll back)."""
+def finish_import(record: RetailImport, **fields) -> None:
+    """The outcome of a claimed import (compliance.file_jobs.finish), with its finishing time."""
     fields.setdefault("finished_at", timezone.now())
-    fields.setdefault("phase", RetailImport.Phase.NONE)
-    fields.setdefault("heartbeat_at", timezone.now())
-    done = RetailImport.objects.filter(pk=record.pk, state__in=file_jobs.ACTIVE, attempts=record.attempts).update(**fields)
-    if done != 1:
-        raise ImportLost(record.pk)
-    for name, value in fields.items():
-        setattr(record, name, value)
+    file_jobs.finish(record, **fields)
 
 
 def _stopped(record: RetailImport, error: str) -> None:
@@ -563,7 +553,7 @@ def _stopped(record: RetailImport, error: str) -> None:
 def _refused(actor, job, report: Report, method: str, request) -> RetailImport:
     record = _record(job)
     with transaction.atomic():
-        _finish(record, state=RetailImport.State.FAILED, method=method, rows=report.rows,
+        finish_import(record, state=RetailImport.State.FAILED, method=method, rows=report.rows,
                 error_count=report.bad_rows, errors=report.entries)
         audit_record(actor=actor, action="lottery.retail_import_refused", obj=record, request=request,
                      data={"draw": record.draw_id, "file": record.file_name, "sha256": record.file_sha256,
@@ -627,7 +617,7 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: 
         if batch:
             Line.objects.bulk_create(batch)
             lines += len(batch)
-        _finish(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
+        finish_import(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
                 lines=lines, stake_cents=sum(stake for stake, _ in validator.totals.values()),
                 progress_done=lines, progress_total=report.rows)
         return _done(actor, record, request)
@@ -1001,7 +991,7 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
                         c.execute(f"ALTER TABLE lottery_line ATTACH PARTITION {part} FOR VALUES FROM ({lo}) TO ({hi})")
                     c.execute(f"DROP TABLE {', '.join(stages + ticket_tables)}")
                 clock.lap("attach")
-                _finish(record, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
+                finish_import(record, state=RetailImport.State.DONE, method="copy", rows=rows, tickets=ticket_count,
                         lines=line_count, stake_cents=int(stake_total), batch=batch,
                         progress_done=line_count, progress_total=rows)
                 _done(actor, record, request)

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+
+from tests.json_commands import command_output, refused
 
 EXAMPLE = Path(__file__).parent / "rules" / "examples" / "roulette" / "004_E4_orphelins_17.json"
 
 
 def test_computes_a_worked_example(tmp_path):
-    path = tmp_path / "round.json"
-    path.write_text(json.dumps(json.loads(EXAMPLE.read_text())["input"]))
-    out = io.StringIO()
-    call_command("casino_compute", "--input", str(path), stdout=out)
-    answer = json.loads(out.getvalue())
+    text = command_output("casino_compute", tmp_path, json.loads(EXAMPLE.read_text())["input"])
+    answer = json.loads(text)
     assert answer["payout_per_bet"] == ["720.00"]
-    assert out.getvalue().startswith("{\n  \"bets\"")  # indent 2
+    assert text.startswith("{\n  \"bets\"")  # indent 2
 
 
 @pytest.mark.parametrize("text,message", [
@@ -29,17 +26,9 @@ def test_computes_a_worked_example(tmp_path):
     ("{not json", "error: $: not valid JSON"),
 ])
 def test_bad_input_exits_2_naming_the_field(tmp_path, text, message):
-    path = tmp_path / "bad.json"
-    path.write_text(text)
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("casino_compute", "--input", str(path), stderr=err)
-    assert exit_.value.code == 2
-    assert err.getvalue().startswith(message)
+    assert refused("casino_compute", tmp_path, text).startswith(message)
 
 
 def test_unreadable_file_exits_2(tmp_path):
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("casino_compute", "--input", str(tmp_path / "missing.json"), stderr=err)
-    assert exit_.value.code == 2 and err.getvalue().startswith("error: --input: cannot read")
+    missing = tmp_path / "missing.json"
+    assert refused("casino_compute", tmp_path, None, path=missing).startswith("error: --input: cannot read")

@@ -3,12 +3,12 @@ input exits 2 naming the field."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+
+from tests.json_commands import refused, run_command
 
 EXAMPLES = Path(__file__).parent / "rules" / "machines" / "examples"
 ONE_PER_KIND = ["W18ii_several_rounds_simple_mean", "004_malfunction_voids_round", "W19_partial_payout",
@@ -17,11 +17,7 @@ ONE_PER_KIND = ["W18ii_several_rounds_simple_mean", "004_malfunction_voids_round
 
 
 def run(tmp_path, doc):
-    path = tmp_path / "in.json"
-    path.write_text(json.dumps(doc))
-    out = io.StringIO()
-    call_command("casino_compute", "--input", str(path), stdout=out)
-    return json.loads(out.getvalue())
+    return run_command("casino_compute", tmp_path, doc)
 
 
 @pytest.mark.parametrize("name", ONE_PER_KIND)
@@ -48,10 +44,4 @@ def test_w18_free_games_over_several_rounds_through_the_command(tmp_path):
     ({"kind": "malfunction_compensation", "rulebook": "004", "case": "malfunction"}, "error: last_stake: is required"),
 ])
 def test_bad_machine_input_exits_2_naming_the_field(tmp_path, doc, message):
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(doc))
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("casino_compute", "--input", str(path), stderr=err)
-    assert exit_.value.code == 2
-    assert err.getvalue().startswith(message)
+    assert refused("casino_compute", tmp_path, doc).startswith(message)

@@ -3,22 +3,16 @@ input exits 2 naming the field."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
-import pytest
-from django.core.management import call_command
+from tests.json_commands import refused, run_command
 
 EXAMPLE = Path(__file__).parent / "rules" / "examples" / "poker_cash" / "001_ex01_side_pots_rake_jackpot_fee.json"
 
 
 def test_computes_the_side_pot_example(tmp_path):
-    path = tmp_path / "hand.json"
-    path.write_text(json.dumps(json.loads(EXAMPLE.read_text())["input"]))
-    out = io.StringIO()
-    call_command("casino_compute", "--input", str(path), stdout=out)
-    answer = json.loads(out.getvalue())
+    answer = run_command("casino_compute", tmp_path, json.loads(EXAMPLE.read_text())["input"])
     assert [p["net"] for p in answer["pots"]] == ["38.00", "43.00", "30.00"]
     assert [p["won"] for p in answer["players"]] == ["38.00", "0.00", "73.00", "0.00", "0.00"]
 
@@ -26,10 +20,4 @@ def test_computes_the_side_pot_example(tmp_path):
 def test_a_float_amount_exits_2_naming_the_seat(tmp_path):
     doc = json.loads(EXAMPLE.read_text())["input"]
     doc["seats"][1]["contributed"] = 25.0
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(doc))
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("casino_compute", "--input", str(path), stderr=err)
-    assert exit_.value.code == 2
-    assert err.getvalue().startswith("error: seats[1].contributed: ")
+    assert refused("casino_compute", tmp_path, doc).startswith("error: seats[1].contributed: ")

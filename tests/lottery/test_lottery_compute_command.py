@@ -3,12 +3,12 @@ draw exactly; bad input exits 2 naming the field; calculate_prizes' own inputs a
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+
+from tests.json_commands import refused, run_command
 
 EXAMPLES = Path(__file__).parent / "rules" / "instant_examples"
 ONE_PER_KIND = ["pool_39_partly_sold", "W20a_refund_netting", "NA4_draw_from_recorded_value", "W21_eligibility",
@@ -16,11 +16,7 @@ ONE_PER_KIND = ["pool_39_partly_sold", "W20a_refund_netting", "NA4_draw_from_rec
 
 
 def run(tmp_path, doc):
-    path = tmp_path / "in.json"
-    path.write_text(json.dumps(doc))
-    out = io.StringIO()
-    call_command("lottery_compute", "--input", str(path), stdout=out)
-    return json.loads(out.getvalue())
+    return run_command("lottery_compute", tmp_path, doc)
 
 
 @pytest.mark.parametrize("name", ONE_PER_KIND)
@@ -48,10 +44,4 @@ def test_a_recorded_draw_is_reproduced_by_the_command(tmp_path):
     ("{not json", "error: $: not valid JSON"),
 ])
 def test_bad_input_exits_2_naming_the_field(tmp_path, text, message):
-    path = tmp_path / "bad.json"
-    path.write_text(text)
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("lottery_compute", "--input", str(path), stderr=err)
-    assert exit_.value.code == 2
-    assert err.getvalue().startswith(message)
+    assert refused("lottery_compute", tmp_path, text).startswith(message)
