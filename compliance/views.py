@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views import View
 from django.views.generic import DetailView, TemplateView
@@ -16,6 +17,7 @@ from django.views.generic import DetailView, TemplateView
 from . import approvals as approvals_mod
 from . import registry_services
 from .access import StaffPermissionRequired
+from .file_jobs import percent
 from .forms import (
     AuditFilterForm,
     BanForm,
@@ -25,11 +27,13 @@ from .forms import (
     ReportForm,
     ScreeningFilterForm,
 )
+from .jobs import JobError, job_retry, job_status
 from .models import (
     Approval,
     AuditEvent,
     ExclusionEntry,
     ExclusionRegistry,
+    Job,
     RegistryCall,
     RegistryImport,
     Report,
@@ -178,8 +182,6 @@ class RegistryImportDetailView(StaffPermissionRequired, DetailView):
     context_object_name = "batch"
 
     def get_context_data(self, **kwargs):
-        from .file_jobs import percent
-
         ctx = super().get_context_data(**kwargs)
         ctx.update(percent=percent(self.object))
         return ctx
@@ -191,8 +193,6 @@ class RegistryImportStatusView(StaffPermissionRequired, View):
     permission_required = "compliance.view_registryimport"
 
     def get(self, request, pk):
-        from .file_jobs import percent
-
         b = get_object_or_404(RegistryImport, pk=pk)
         return JsonResponse({
             "id": b.pk, "state": b.state, "state_label": b.get_state_display(), "phase": b.phase,
@@ -357,9 +357,6 @@ class JobListView(StaffPermissionRequired, TemplateView):
     template_name = "compliance/jobs.html"
 
     def get_context_data(self, **kwargs):
-        from .jobs import job_status
-        from .models import Job
-
         ctx = super().get_context_data(**kwargs)
         state = self.request.GET.get("state", "")
         qs = Job.objects.all()
@@ -379,11 +376,6 @@ class JobRetryView(StaffPermissionRequired, View):
     http_method_names = ["post"]
 
     def post(self, request, pk: int):
-        from django.utils.http import url_has_allowed_host_and_scheme
-
-        from .jobs import JobError, job_retry
-        from .models import Job
-
         job = get_object_or_404(Job, pk=pk)
         try:
             job_retry(actor=request.user, job=job, request=request)
