@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
 from .approvals import ApprovalRefused, FourEyesError
+from .errors import DomainError
 
 Translate = Callable[[Exception], "tuple[int, dict[str, Any]]"]
 _TRANSLATORS: dict[type, Translate] = {}
@@ -44,6 +45,7 @@ def _approval_refused(exc: Exception) -> tuple[int, dict[str, Any]]:
 
 
 register_api_error(ApprovalRefused, _approval_refused)
+register_api_error(DomainError, lambda exc: (exc.status, exc.as_dict()))
 
 INVALID_DETAIL = _("The request is not valid; see fields.")
 
