@@ -30,12 +30,13 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from .audit import _plain, audit_record, request_context
+from .errors import DomainError
 from .models import Approval
 
 Handler = Callable[..., Any]
 
 
-class ApprovalRefused(Exception):
+class ApprovalRefused(DomainError):
     """A request or a decision was refused; `str(exc)` is a message fit for staff.
 
     A handler refuses by raising it (or a subclass, e.g. the lottery's DrawError): the decision is
@@ -45,6 +46,9 @@ class ApprovalRefused(Exception):
 class FourEyesError(ApprovalRefused):
     """The decision is not allowed: same person as the requester, missing permission, or not pending
     any more."""
+
+    code = "four_eyes"
+    status = 403
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ class DomainError(Exception):
 
     code: str = "refused"
     status: int = 409
-    message: Any = _("The operation was refused.")
+    default_message: Any = _("The operation was refused.")
 
     def __init__(
         self,
@@ -51,7 +51,7 @@ class DomainError(Exception):
         extra: Mapping[str, Any] | None = None,
         **params: Any,
     ) -> None:
-        self.template = message if message is not None else type(self).message
+        self.template = message if message is not None else type(self).default_message
         self.params = params
         if code is not None:
             self.code = code
@@ -68,6 +68,11 @@ class DomainError(Exception):
         if self.params:
             text = text % {k: _render(v) for k, v in self.params.items()}
         return text
+
+    @property
+    def message(self) -> str:
+        """The same as `detail` (the name older callers use)."""
+        return self.detail
 
     def __str__(self) -> str:
         return self.detail
@@ -97,7 +102,7 @@ class InvalidInput(DomainError):
 
     code = "invalid"
     status = 400
-    message = _("The input is not valid.")
+    default_message = _("The input is not valid.")
 
 
 class StateConflict(DomainError):
@@ -105,7 +110,7 @@ class StateConflict(DomainError):
 
     code = "conflict"
     status = 409
-    message = _("This does not fit the current state.")
+    default_message = _("This does not fit the current state.")
 
 
 class RuleRefused(DomainError):
@@ -113,7 +118,7 @@ class RuleRefused(DomainError):
 
     code = "refused"
     status = 422
-    message = _("A rule refuses this.")
+    default_message = _("A rule refuses this.")
 
 
 class NotPermitted(DomainError):
@@ -121,4 +126,4 @@ class NotPermitted(DomainError):
 
     code = "forbidden"
     status = 403
-    message = _("You may not do this.")
+    default_message = _("You may not do this.")

@@ -12,20 +12,27 @@ from compliance.approvals import FourEyesError as ApprovalFourEyesError
 
 
 class DrawError(ApprovalRefused):
-    """A draw operation was refused; `str(exc)` says why."""
+    """A draw operation was refused; `str(exc)` says why. Raise with a translatable template and named
+    parameters: `DrawStateError(_("%(draw)s is %(state)s ..."), draw=str(draw), state=draw.get_state_display())`
+    (see `compliance.errors.DomainError`)."""
 
-    def __init__(self, message: str) -> None:
-        self.message = message
-        super().__init__(message)
+    code = "invalid"
+    status = 400
 
 
 class DrawStateError(DrawError):
     """The operation does not fit the draw's (or the run's) current state: out of order."""
 
+    code = "draw_state"
+    status = 409
+
 
 class FourEyesError(DrawError, ApprovalFourEyesError):
     """The second step of a four-eyes operation was attempted by someone the rule excludes (the user who
     made the first step, or for a payout the result's enterer or confirmer)."""
+
+    code = "four_eyes"
+    status = 403
 
 
 class DrawInputError(DrawError):
