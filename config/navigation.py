@@ -5,12 +5,15 @@ Each capability adds its pages here, next to the permission its view requires.
 
 from django.utils.translation import gettext_lazy as _
 
+from casino.registration import NAVIGATION as CASINO_NAVIGATION
+
 # (url name, label, permission or "staff" for the Django admin)
 NAVIGATION = [
     ("dashboard", _("Dashboard"), "compliance.access_backoffice"),
     ("lottery:draws", _("Draws"), "lottery.view_draw"),
     ("lottery:calculator", _("Prize calculator"), "lottery.use_prize_calculator"),
     ("lottery:rulesets", _("Prize rules"), "lottery.view_ruleset"),
+    *CASINO_NAVIGATION,
     ("players:search", _("Players"), "players.view_player"),
     ("compliance:dashboard", _("Compliance"), "compliance.view_compliance_dashboard"),
     ("compliance:approvals", _("Approvals"), "compliance.view_approval"),

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from casino.api_urls import api_v1_paths as casino_api_paths
 from compliance import api as compliance_api
 from compliance import otp, signin
 from lottery.api_urls import api_v1_paths as lottery_api_paths
@@ -59,6 +60,7 @@ api_v1 = (
         path("audit-events/<id:pk>/", compliance_api.AuditEventDetailAPI.as_view(), name="audit-event"),
         *players_api_paths,
         *lottery_api_paths,
+        *casino_api_paths,
     ],
     "api",
 )
@@ -82,6 +84,7 @@ urlpatterns = [
     path("compliance/", include("compliance.urls")),
     path("players/", include("players.urls")),
     path("lottery/", include("lottery.urls")),
+    path("casino/", include("casino.urls")),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", SwaggerView.as_view(url_name="api-schema"), name="api-docs"),
