@@ -21,6 +21,11 @@ _ROW_FIELD = re.compile(r"(bets|paid)\[(\d+)\](?:\.(\w+))?")
 ROW_FIELDS = ("type", "stake", "box", "player")
 
 
+#: Venue kinds in staff words (casino.rules.venues); a kind not listed shows its code.
+VENUE_KINDS = {"game_hall": _("Game hall"), "casino": _("Casino"), "ray": _("RAY game hall"),
+               "billionaire": _("Casino Billionaire")}
+
+
 def _label(code: str) -> str:
     return code.replace("_", " ").capitalize()
 
@@ -30,7 +35,7 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 def venue_choices() -> list[tuple[str, str]]:
-    return [(f"{rulebook}{SEP}{kind}", f"{rulebook} · {_label(kind)}") for rulebook, kind in sorted(LEGAL)]
+    return [(f"{rulebook}{SEP}{kind}", f"{rulebook} · {VENUE_KINDS.get(kind, kind)}") for rulebook, kind in sorted(LEGAL)]
 
 
 def _json_object(text: str, *, required: bool) -> dict | None:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.generic import TemplateView
 
 from casino.rules import registry, versions
@@ -18,6 +19,13 @@ from . import services
 from .forms import SEP, BetFormSet, RoundCheckForm, place_error
 from .models import CasinoRuleVersion
 from .selectors import house_edges, variant_choices, version_at
+
+
+#: What became of a bet (casino.rules.base), in staff words.
+STATUS = {"won": pgettext_lazy("bet", "won"), "lost": pgettext_lazy("bet", "lost"),
+          "push": pgettext_lazy("bet", "push: stake back"), "half_back": pgettext_lazy("bet", "half back"),
+          "imprisoned": pgettext_lazy("bet", "en prison (held)"), "void": pgettext_lazy("bet", "void: stake back"),
+          "refused": pgettext_lazy("bet", "refused (under age)")}
 
 
 def _cents(amount: str | None) -> int | None:
@@ -68,7 +76,7 @@ def _lines(answer: dict, rows) -> list[dict]:
     out = []
     for row, bet in zip(rows, answer["bets"]):
         out.append({
-            "type": row.cleaned_data["type"], "box": row.cleaned_data.get("box"), "status": bet["status"],
+            "type": row.cleaned_data["type"], "box": row.cleaned_data.get("box"), "status": STATUS.get(bet["status"], bet["status"]),
             "stake": _cents(bet["stake"]), "voided": _cents(bet["voided_excess"]), "capped": _cents(bet["capped_excess"]),
             "payout": _cents(bet["payout"]), "winnings": _cents(bet["winnings"]), "rule": bet["rule"],
             "note": bet.get("note", ""), "violations": bet.get("violations", []),

@@ -1,0 +1,51 @@
+"""The casino rules page: every game and variant with the version in force, and a version's paytable
+and the exact house edge of every bet."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+
+from django.utils import timezone
+
+from casino import services
+from casino.models import CasinoRuleVersion
+from casino.rules.games import roulette
+from compliance import roles
+
+SINGLE = "single_zero_zero_loses"
+
+
+def test_rules_page_lists_every_variant_with_the_version_in_force(staff_client, published):
+    response = staff_client(roles.COMPLIANCE_OFFICER).get("/casino/rules/")
+    rows = {(r["rulebook"], r["game"], r["variant"]): r for r in response.context["rows"]}
+    assert len(rows) == CasinoRuleVersion.objects.count()
+    assert rows[("000", "roulette", SINGLE)]["in_force"].version == 1
+
+
+def test_rules_page_shows_a_later_version_as_next_not_in_force(staff_client, published):
+    rules = copy.deepcopy(roulette.VARIANTS_000[SINGLE])
+    rules["payouts"]["straight"] = "36"
+    later = timezone.now() + dt.timedelta(days=7)
+    services.rule_version_publish(actor="system:test", rulebook="000", game="roulette", variant=SINGLE,
+                                  effective_from=later, rules=rules)
+    row = next(r for r in staff_client(roles.AUDITOR).get("/casino/rules/").context["rows"] if r["variant"] == SINGLE)
+    assert (row["in_force"].version, row["upcoming"].version) == (1, 2)
+
+
+def test_version_page_shows_the_exact_edge_of_every_bet(staff_client, published):
+    version = CasinoRuleVersion.objects.get(rulebook="000", game="roulette", variant=SINGLE)
+    body = staff_client(roles.OPERATOR).get(f"/casino/rules/{version.pk}/").content.decode()
+    assert '<tr data-bet="straight"><td>straight</td><td class="num edge">2.702702</td>' in body
+    assert "1/37" in body and "payouts.straight" in body
+
+
+def test_version_page_says_when_the_engines_compute_no_edge(staff_client, published):
+    version = CasinoRuleVersion.objects.filter(game="blackjack").first()
+    response = staff_client(roles.OPERATOR).get(f"/casino/rules/{version.pk}/")
+    assert response.context["edges"].edges is None and not response.context["edges"].error
+
+
+def test_version_page_names_the_value_a_lost_figure_needs(staff_client, published):
+    version = CasinoRuleVersion.objects.get(game="tuplanoppa")
+    assert "rules.dice" in staff_client(roles.OPERATOR).get(f"/casino/rules/{version.pk}/").context["edges"].error
