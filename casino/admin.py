@@ -3,18 +3,9 @@ check; neither is ever edited or deleted."""
 
 from django.contrib import admin
 
+from compliance.admin import ReadOnlyAdmin
+
 from .models import CasinoRuleVersion, RoundCheck
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(CasinoRuleVersion)

@@ -1,5 +1,6 @@
 """Demo casino data for `manage.py seed_demo`: every built-in variant published as version 1 from
-2026-01-01 (operator's zone), and two recorded round checks by the demo operator. Idempotent."""
+2026-01-01 (operator's zone), and two recorded round checks by the demo operator: one paid right,
+one overpaid (the game hall's stake limit was not applied). Idempotent."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ DEMO_CHECKS = [
     {"venue": "casino", "rulebook": "000", "game": "roulette", "variant": "single_zero_la_partage",
      "bets": [{"type": "split", "numbers": [17, 20], "stake": "100.00", "box": 1},
               {"type": "red", "stake": "50.00", "box": 1}],
-     "outcome": {"number": 20}, "paid": ["1800.00", "100.00"]},
+     "outcome": {"number": 20}, "paid": ["1800.00", "0.00"]},
     {"venue": "game_hall", "rulebook": "000", "game": "roulette", "variant": "game_hall_a",
      "bets": [{"type": "straight", "numbers": [7], "stake": "15.00", "box": 2}],
-     "outcome": {"number": 7}, "paid": ["475.00"]},
+     "outcome": {"number": 7}, "paid": ["465.00"]},  # paid as if 15 € were allowed: 10 € is the limit
 ]
 
 

@@ -20,7 +20,6 @@ from .forms import SEP, BetFormSet, RoundCheckForm, place_error
 from .models import CasinoRuleVersion
 from .selectors import house_edges, variant_choices, version_at
 
-
 #: What became of a bet (casino.rules.base), in staff words.
 STATUS = {"won": pgettext_lazy("bet", "won"), "lost": pgettext_lazy("bet", "lost"),
           "push": pgettext_lazy("bet", "push: stake back"), "half_back": pgettext_lazy("bet", "half back"),

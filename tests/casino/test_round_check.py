@@ -14,11 +14,12 @@ from django.utils.translation import override
 
 from casino import services
 from casino.models import RoundCheck
+from casino.rules import registry
 from casino.rules.games import roulette
 from compliance import roles
 from compliance.errors import InvalidInput
-from compliance.money import format_cents
 from compliance.models import AuditEvent
+from compliance.money import format_cents
 from tests.casino.conftest import V1_FROM
 from tests.casino.rules.support import examples
 from tests.json_commands import run_command
@@ -33,8 +34,6 @@ PLAYED = timezone.make_aware(dt.datetime(2026, 6, 1, 20, 0))
 
 
 def _publish_builtin(rulebook, game, variant, when=V1_FROM):
-    from casino.rules import registry
-
     return services.rule_version_publish(actor="system:test", rulebook=rulebook, game=game, variant=variant,
                                          effective_from=timezone.make_aware(when),
                                          rules=dict(registry.get(rulebook, game).variants[variant]))[0]

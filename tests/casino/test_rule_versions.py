@@ -19,6 +19,7 @@ from casino.models import CasinoRuleVersion
 from casino.rules import versions
 from casino.rules.games import roulette, wheels
 from casino.selectors import house_edges, version_at
+from compliance import roles
 from compliance.errors import InvalidInput, StateConflict
 from compliance.models import AuditEvent
 
@@ -189,8 +190,6 @@ def test_command_dry_run_prints_new_edges_beside_the_version_in_force_and_publis
     (["--effective-from", "2026-01-01T00:00"], "nobody", "not an active user"),
 ])
 def test_command_bad_input_exits_2_with_a_message(db, tmp_path, make_staff, extra, by, message):
-    from compliance import roles
-
     make_staff(roles.ADMINISTRATOR, username="admin")
     with pytest.raises(CommandError) as refusal:
         _command(tmp_path, roulette.VARIANTS_000[SINGLE], *extra, by=by)
