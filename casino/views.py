@@ -85,7 +85,9 @@ def _lines(answer: dict, rows) -> list[dict]:
 
 
 class RulesView(StaffPermissionRequired, TemplateView):
-    """Every game and variant the engines know, with the version in force and its effective date."""
+    """Every game and variant the engines know, with the version in force and its effective date;
+    `?game=000/roulette` shows that game's variants only, each with the paytable and the house edge
+    of its version in force (all games at once would enumerate every family's outcomes in one request)."""
 
     permission_required = "casino.view_casinoruleversion"
     template_name = "casino/rules.html"
@@ -97,14 +99,24 @@ class RulesView(StaffPermissionRequired, TemplateView):
         for v in CasinoRuleVersion.objects.order_by("-effective_from").only(
                 "rulebook", "game", "variant", "version", "effective_from", "rules_sha256"):
             by_variant.setdefault((v.rulebook, v.game, v.variant), []).append(v)
+        games = sorted({(rulebook, game) for rulebook, game, _variant in variant_choices()})
+        chosen = self.request.GET.get("game", "")
+        chosen_key = tuple(chosen.split(SEP)) if tuple(chosen.split(SEP)) in games else None
         rows = []
         for key in variant_choices():
+            if chosen_key and key[:2] != chosen_key:
+                continue
             published = by_variant.get(key, [])
             in_force = next((v for v in published if v.effective_from <= now), None)
             upcoming = [v for v in published if v.effective_from > now]
-            rows.append({"rulebook": key[0], "game": key[1], "variant": key[2], "in_force": in_force,
-                         "upcoming": upcoming[-1] if upcoming else None, "count": len(published)})
-        ctx["rows"] = rows
+            row = {"rulebook": key[0], "game": key[1], "variant": key[2], "in_force": in_force,
+                   "upcoming": upcoming[-1] if upcoming else None, "count": len(published)}
+            if chosen_key and in_force:
+                full = CasinoRuleVersion.objects.get(pk=in_force.pk)
+                row.update(cells=versions.payout_cells(full.rules).items(),
+                           edges=house_edges(full.rulebook, full.game, full.rules))
+            rows.append(row)
+        ctx.update(rows=rows, games=[SEP.join(g) for g in games], chosen=SEP.join(chosen_key) if chosen_key else "")
         return ctx
 
 

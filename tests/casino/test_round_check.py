@@ -207,3 +207,17 @@ def test_api_lists_only_the_callers_own_checks(api_client_for, e1_rules):
     other.post(API, E1, format="json")
     listed = mine.get(API).data["results"]
     assert [c["checked_by_name"] for c in listed] == [mine.user.username]
+
+
+def test_page_errors_speak_finnish_beside_the_field(staff_client, e1_rules):
+    client = staff_client(roles.OPERATOR)
+    with override("fi"):
+        response = client.post(URL, _form(**{"bets-1-stake": "5.00"}), HTTP_ACCEPT_LANGUAGE="fi")
+    assert 'data-error="bets-1-type">Mikä panos?' in response.content.decode()
+
+
+def test_operators_see_the_round_check_and_compliance_only_the_rules_in_the_navigation(staff_client, db):
+    operator = staff_client(roles.OPERATOR).get("/").content.decode()
+    assert 'data-nav="casino:round-check"' in operator and 'data-nav="casino:rules"' in operator
+    officer = staff_client(roles.COMPLIANCE_OFFICER).get("/").content.decode()
+    assert 'data-nav="casino:round-check"' not in officer and 'data-nav="casino:rules"' in officer

@@ -49,3 +49,16 @@ def test_version_page_says_when_the_engines_compute_no_edge(staff_client, publis
 def test_version_page_names_the_value_a_lost_figure_needs(staff_client, published):
     version = CasinoRuleVersion.objects.get(game="tuplanoppa")
     assert "rules.dice" in staff_client(roles.OPERATOR).get(f"/casino/rules/{version.pk}/").context["edges"].error
+
+
+def test_rules_page_of_one_game_shows_each_variants_paytable_and_edges(staff_client, published):
+    response = staff_client(roles.AUDITOR).get("/casino/rules/", {"game": "000/money_wheel"})
+    body = response.content.decode()
+    assert {r["variant"] for r in response.context["rows"]} == {"casino", "game_hall"}
+    assert body.count('<tr data-bet="20"><td>20</td><td class="num edge">22.222222</td>') == 2
+    assert "sectors[0].odds" in body
+
+
+def test_rules_page_ignores_an_unknown_game(staff_client, published):
+    response = staff_client(roles.AUDITOR).get("/casino/rules/", {"game": "000/craps"})
+    assert response.status_code == 200 and response.context["chosen"] == ""
