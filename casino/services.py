@@ -26,7 +26,8 @@ REFUSAL_CELLS_SHOWN = 20
 
 
 def _engine(rulebook: Any, game: Any, variant: Any) -> TableGame:
-    """The engine of a (rulebook, game) that has the variant; InvalidInput naming the field."""
+    """The engine of a (rulebook, game) that has the variant; InvalidInput naming the field
+    (`rulebook`, `game` or `variant`)."""
     try:
         if not isinstance(rulebook, str) or not isinstance(game, str):
             raise EngineError("rulebook" if not isinstance(rulebook, str) else "game", "a name such as \"000\"")
@@ -34,7 +35,8 @@ def _engine(rulebook: Any, game: Any, variant: Any) -> TableGame:
         if variant not in engine.variants:
             raise EngineError("variant", f"{variant!r} is not one of: {', '.join(engine.variants)}")
     except EngineError as exc:
-        raise engine_refusal(exc) from None
+        raise InvalidInput(_("%(where)s: %(reason)s"), fields={exc.field: [exc.message]}, where=exc.field,
+                           reason=exc.message) from None
     return engine
 
 

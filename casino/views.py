@@ -111,10 +111,9 @@ class RulesView(StaffPermissionRequired, TemplateView):
             upcoming = [v for v in published if v.effective_from > now]
             row = {"rulebook": key[0], "game": key[1], "variant": key[2], "in_force": in_force,
                    "upcoming": upcoming[-1] if upcoming else None, "count": len(published)}
-            if chosen_key and in_force:
-                full = CasinoRuleVersion.objects.get(pk=in_force.pk)
-                row.update(cells=versions.payout_cells(full.rules).items(),
-                           edges=house_edges(full.rulebook, full.game, full.rules))
+            if chosen_key and in_force:  # `rules` is loaded here, for the chosen game's versions only
+                row.update(cells=versions.payout_cells(in_force.rules).items(),
+                           edges=house_edges(in_force.rulebook, in_force.game, in_force.rules))
             rows.append(row)
         ctx.update(rows=rows, games=[SEP.join(g) for g in games], chosen=SEP.join(chosen_key) if chosen_key else "")
         return ctx
