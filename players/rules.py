@@ -128,6 +128,9 @@ MIN_REMINDER_INTERVAL = dt.timedelta(minutes=1)
 
 
 class IntervalRefused(ValueError):
+    """A refused reminder interval. `code` is what callers use: the services show the translated
+    message of the code (players.services.INTERVAL_REFUSALS); the English text is for logs and tests."""
+
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
@@ -166,15 +169,27 @@ def normalise_identifier(value: str, country: str) -> str:
     return text
 
 
+class IdentifierInvalid(ValueError):
+    """A national identifier that is not valid; `code` says why (format, check_character, date)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
 def finnish_id_birth_date(hetu: str) -> dt.date:
-    """Birth date encoded in a Finnish personal identity code; ValueError when it is not valid."""
+    """Birth date encoded in a Finnish personal identity code; IdentifierInvalid (a ValueError) when it
+    is not valid."""
     m = _HETU.match(normalise_identifier(hetu, "FI"))
     if not m:
-        raise ValueError("not a Finnish personal identity code (DDMMYYCZZZQ)")
+        raise IdentifierInvalid("format", "not a Finnish personal identity code (DDMMYYCZZZQ)")
     dd, mm, yy, century, individual, check = m.groups()
     if _HETU_CHECK[int(dd + mm + yy + individual) % 31] != check:
-        raise ValueError("the check character of the identity code is wrong")
-    return dt.date(_HETU_CENTURY[century] + int(yy), int(mm), int(dd))
+        raise IdentifierInvalid("check_character", "the check character of the identity code is wrong")
+    try:
+        return dt.date(_HETU_CENTURY[century] + int(yy), int(mm), int(dd))
+    except ValueError as exc:
+        raise IdentifierInvalid("date", str(exc)) from None
 
 
 # The largest money amount (cents) any player service takes: a thousand million euros, far above any
