@@ -24,14 +24,45 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
+
+from .money import format_cents
 
 
 def _render(value: Any) -> Any:
     if isinstance(value, Promise):
         return str(value)
     return value
+
+
+def _format(template: Any, params: Mapping[str, Any]) -> str:
+    text = str(template)
+    if params:
+        text = text % {k: _render(v) for k, v in params.items()}
+    return text
+
+
+_lazy_format = lazy(_format, str)
+
+
+def lazy_format(template: Any, **params: Any) -> Promise:
+    """`template % params`, rendered when shown (in the language active then): a phrase that goes
+    into another message as a parameter ("the result of %(draw)s")."""
+    return _lazy_format(template, params)
+
+
+def _either(items: tuple[Any, ...]) -> str:
+    texts = [str(i) for i in items]
+    if len(texts) < 2:
+        return "".join(texts)
+    return str(_("%(items)s or %(last)s")) % {"items": ", ".join(texts[:-1]), "last": texts[-1]}
+
+
+#: "a, b or c" in the language active when shown (state labels in a refusal).
+either = lazy(lambda *items: _either(items), str)
+#: An amount for a message, formatted in the language active when shown.
+lazy_cents = lazy(format_cents, str)
 
 
 class DomainError(Exception):
@@ -64,10 +95,7 @@ class DomainError(Exception):
     @property
     def detail(self) -> str:
         """The message in the active language, parameters filled in."""
-        text = str(self.template)
-        if self.params:
-            text = text % {k: _render(v) for k, v in self.params.items()}
-        return text
+        return _format(self.template, self.params)
 
     @property
     def message(self) -> str:

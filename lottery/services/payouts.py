@@ -20,10 +20,12 @@ import logging
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
+from compliance.errors import lazy_format
 from compliance.models import Approval
 from compliance.money import format_cents
 
@@ -48,6 +50,8 @@ SETTLEMENT_ACTOR = "system:settlement"
 # Four-eyes kinds (compliance.approvals): a settled run's approval for payout, and a held large win's.
 PAYOUT_KIND = "lottery.payout"
 LARGE_WIN_KIND = "lottery.large_win"
+NOT_HELD = _("This payout is %(state)s; only a held large win is approved.")
+APPROVED_IT = _("You approved this settlement; a different user must approve its large wins.")
 
 
 def large_win_cents() -> int:
@@ -93,13 +97,13 @@ def settlement_approve(*, actor, draw: Draw, now=None, request=None) -> Settleme
     (`_settlement_approved`) writes the payouts (set-based) and sends them to be paid."""
     from .settlement import settled_run
 
-    user = _person(actor, "Approving a settlement")
+    user = _person(actor, _("Approving a settlement"))
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
-    _require(draw, (S.SETTLED,), "approving the settlement")
+    _require(draw, (S.SETTLED,), _("approving the settlement"))
     run = settled_run(draw)
     if run is None:
-        raise DrawStateError(f"{draw} has no settled run to approve.")
-    approval = _pending_approval(PAYOUT_KIND, run, f"the settlement of {draw}")
+        raise DrawStateError(_("%(draw)s has no settled run to approve."), draw=str(draw))
+    approval = _pending_approval(PAYOUT_KIND, run, lazy_format(_("the settlement of %(draw)s"), draw=str(draw)))
     _decide(approval, actor=user, approve=True, now=now, request=request)
     return SettlementRun.objects.get(pk=run.pk)
 
@@ -111,15 +115,17 @@ def _settlement_approved(approval: Approval, *, approver) -> None:
     draw_id = approval.payload["draw"]
     lock_draw_approvals(draw_id, (LARGE_WIN_KIND,))  # approval rows before the draw row; some may become void
     draw = _lock(draw_id)
-    _require(draw, (S.SETTLED,), "approving the settlement")
+    _require(draw, (S.SETTLED,), _("approving the settlement"))
     run = SettlementRun.objects.select_for_update(of=("self",)).select_related(
         "result__entered_by", "result__confirmed_by").get(pk=approval.target_id)
     if run.state != RunState.SETTLED:
-        raise DrawStateError(f"{run} is {run.get_state_display()}; only a settled version is approved for payout.")
+        raise DrawStateError(_("%(run)s is %(state)s; only a settled version is approved for payout."),
+                             run=str(run), state=RunState(run.state).label)
     result = run.result
     if approver.pk in (result.entered_by_id, result.confirmed_by_id):
         raise FourEyesError(
-            f"You entered or confirmed the result of {draw}; a different user must approve its payout."
+            _("You entered or confirmed the result of %(draw)s; a different user must approve its payout."),
+            draw=str(draw),
         )
     now = approval.decided_at
     supersede_unpaid(draw, reason=f"settlement version {run.version} approved", actor=approver)
@@ -200,13 +206,14 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
 def payout_approve_large(*, actor, payout: Payout, request=None) -> Payout:
     """A large win's own approval, by someone other than the settlement's approver: decides the
     payout's pending `lottery.large_win` request (handler `_large_win_approved`)."""
-    user = _person(actor, "Approving a large win")
+    user = _person(actor, _("Approving a large win"))
     payout = Payout.objects.select_related("run", "draw__game").get(pk=payout.pk)
     if payout.state != Payout.State.HELD:
-        raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
+        raise DrawStateError(NOT_HELD, state=Payout.State(payout.state).label)
     if user.pk == payout.run.approved_by_id:
-        raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
-    approval = _pending_approval(LARGE_WIN_KIND, payout, f"the large win of line {payout.line_id} in {payout.draw}")
+        raise FourEyesError(APPROVED_IT)
+    approval = _pending_approval(LARGE_WIN_KIND, payout, lazy_format(
+        _("the large win of line %(line)s in %(draw)s"), line=payout.line_id, draw=str(payout.draw)))
     _decide(approval, actor=user, approve=True, request=request)
     return Payout.objects.get(pk=payout.pk)
 
@@ -215,9 +222,9 @@ def _large_win_approved(approval: Approval, *, approver) -> None:
     """Handler of `lottery.large_win` (approved): the held payout becomes due and is sent to be paid."""
     payout = Payout.objects.select_for_update(of=("self",)).select_related("run").get(pk=approval.target_id)
     if payout.state != Payout.State.HELD:
-        raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
+        raise DrawStateError(NOT_HELD, state=Payout.State(payout.state).label)
     if approver.pk == payout.run.approved_by_id:
-        raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
+        raise FourEyesError(APPROVED_IT)
     payout.state = Payout.State.DUE
     payout.approved_by = approver
     payout.approved_at = approval.decided_at
@@ -258,7 +265,7 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                     continue
                 account = GameAccount.objects.filter(player_id=locked.player_id).first()
                 if account is None:
-                    raise DrawStateError(f"player {locked.player_id} has no game account")
+                    raise DrawStateError(_("player %(player)s has no game account"), player=locked.player_id)
                 if locked.amount_cents > 0:
                     posting = account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
                                             reference=locked.ledger_reference, game=draw.game.code)
@@ -278,7 +285,8 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                 diverted += entry.diverted_cents
         except (PlayerError, DrawStateError) as exc:
             failed += 1
-            message = getattr(exc, "detail", None) or str(exc)
+            with translation.override("en"):  # a stored record is in English (compliance.money)
+                message = str(exc)
             with transaction.atomic():
                 Payout.objects.filter(pk=payout.pk, state=Payout.State.DUE).update(state=Payout.State.FAILED, error=message)
                 audit_record(actor=actor, action="lottery.payout_failed", obj=payout, significant=True,
@@ -343,9 +351,9 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
     only then was the payment sent, while the stranded ones were due, not failed."""
     from .settlement import settled_run
 
-    user = _person(actor, "Retrying payouts")
+    user = _person(actor, _("Retrying payouts"))
     draw = _lock(draw)
-    _require(draw, (S.APPROVED,), "retrying payouts")
+    _require(draw, (S.APPROVED,), _("retrying payouts"))
     run = settled_run(draw)
     failed = Payout.objects.filter(run=run, state=Payout.State.FAILED).update(state=Payout.State.DUE, error="")
     # Every due payout of the draw is sent, not only the ones that failed: payouts left due by a
@@ -360,11 +368,11 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
 
 register_approval_handler(
     PAYOUT_KIND, _settlement_approved, permission="lottery.approve_settlement", link=draw_link,
-    rejection_refused="A settlement is not rejected: if its result is wrong, request a correction (§27); "
-                      "until then its approval for payout stays pending.",
+    rejection_refused=_("A settlement is not rejected: if its result is wrong, request a correction (§27); "
+                        "until then its approval for payout stays pending."),
 )
 register_approval_handler(
     LARGE_WIN_KIND, _large_win_approved, permission="lottery.approve_large_win", link=draw_link,
-    rejection_refused="A large win is not rejected: it stays held until a second person approves it or a "
-                      "correction of the result replaces it.",
+    rejection_refused=_("A large win is not rejected: it stays held until a second person approves it or a "
+                        "correction of the result replaces it."),
 )

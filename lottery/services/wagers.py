@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from compliance.audit import audit_record
 
@@ -42,7 +43,7 @@ def _channel(actor) -> str:
 
     code = Channel.objects.filter(user_id=actor.pk, active=True).values_list("code", flat=True).first()
     if code is None:
-        raise DrawStateError("Only a sales channel places wagers, and this user is not bound to an active channel.")
+        raise DrawStateError(_("Only a sales channel places wagers, and this user is not bound to an active channel."))
     return code
 
 
@@ -57,9 +58,9 @@ def _share_lock(draw_id: int) -> Draw:
 
 def _lines(draw: Draw, lines: Sequence[Mapping[str, Any]]) -> list[Line]:
     if not isinstance(lines, Sequence) or not lines:
-        raise DrawInputError("A wager needs at least one line.")
+        raise DrawInputError(_("A wager needs at least one line."))
     if len(lines) > MAX_LINES:
-        raise DrawInputError(f"A wager has at most {MAX_LINES} lines.")
+        raise DrawInputError(_("A wager has at most %(max)s lines."), max=MAX_LINES)
     if draw.game.code not in NUMBER_GAMES:  # Keno, Jokeri, ...: their own line formats
         from ..games.wagers import game_lines
 
@@ -75,13 +76,15 @@ def _lines(draw: Draw, lines: Sequence[Mapping[str, Any]]) -> list[Line]:
         stake = spec.get("stake_cents")
         plus_cents = spec.get("plus_cents") or 0
         if not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE_CENTS:
-            raise DrawInputError(f"line {i}: stake_cents must be a whole number from 1 to {MAX_STAKE_CENTS}")
+            raise DrawInputError(_("line %(line)s: stake_cents must be a whole number from 1 to %(max)s"),
+                                 line=i, max=MAX_STAKE_CENTS)
         if (plus is None) != (plus_cents == 0) or plus_cents < 0:
-            raise DrawInputError(f"line {i}: a Plussa line (with a plus number) pays plus_cents; others pay none")
+            raise DrawInputError(_("line %(line)s: a Plussa line (with a plus number) pays plus_cents; others pay none"),
+                                 line=i)
         try:
             parsed = parse_line(fmt.game, draw.ruleset.params, list(spec.get("numbers") or []), secondary, plus)
         except RulesError as exc:
-            raise DrawInputError(f"line {i}: {exc}") from None
+            raise DrawInputError(_("line %(line)s: %(problem)s"), line=i, problem=str(exc)) from None
         out.append(Line(draw_id=draw.pk, main_mask=parsed.main_mask, extra_mask=parsed.extra_mask, plus=parsed.plus,
                         stake_cents=stake, addon_cents=plus_cents))
     return out
@@ -109,17 +112,19 @@ def wager_place(
     channel = _channel(actor)
     reference = (reference or "").strip()
     if not 1 <= len(reference) <= 64:
-        raise DrawInputError("A reference of 1 to 64 characters is required (unique per channel).")
+        raise DrawInputError(_("A reference of 1 to 64 characters is required (unique per channel)."))
     existing = Wager.objects.filter(channel=channel, reference=reference).first()
     if existing is not None:
         if existing.draw_id != (draw.pk if isinstance(draw, Draw) else draw) or existing.player_id != player.pk:
-            raise DrawStateError(f"Reference {reference} was already used by this channel for another wager.")
+            raise DrawStateError(_("Reference %(reference)s was already used by this channel for another wager."),
+                                 reference=reference)
         return Placed(existing, replayed=True)
     refusal: PlayerError | None = None
     with transaction.atomic():
         draw = _share_lock(draw.pk if isinstance(draw, Draw) else draw)
         if draw.state != DrawState.OPEN or not draw.sales_open_at <= now < draw.sales_close_at:
-            raise DrawStateError(f"{draw} is not open for sales (it is {draw.get_state_display()}).")
+            raise DrawStateError(_("%(draw)s is not open for sales (it is %(state)s)."),
+                                 draw=str(draw), state=DrawState(draw.state).label)
         rows = _lines(draw, lines)
         if addons:
             from ..games.wagers import addon_lines
