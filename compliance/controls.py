@@ -20,6 +20,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import models, transaction
+from django.utils.translation import gettext_lazy as _
 
 from .approvals import ApprovalRefused, approval_request, register_approval_handler
 from .audit import _plain, audit_record
@@ -83,7 +84,8 @@ def _apply_control(approval: Approval, *, approver) -> None:
     p = approval.payload
     control = CONTROLS[p["model"]]
     if not approver.has_perm(control.permission):
-        raise ApprovalRefused(f"Deciding this change needs the permission {control.permission}.")
+        raise ApprovalRefused(_("Deciding this change needs the permission %(permission)s."),
+                              permission=control.permission)
     model = apps.get_model(p["model"])
     if p["operation"] == "create":
         obj = model(**{model._meta.get_field(k).attname: v for k, v in p["changes"].items()})
@@ -92,7 +94,7 @@ def _apply_control(approval: Approval, *, approver) -> None:
     else:
         obj = model.objects.select_for_update().filter(pk=p["pk"]).first()
         if obj is None:
-            raise ApprovalRefused("The row this change is about no longer exists.")
+            raise ApprovalRefused(_("The row this change is about no longer exists."))
         if p["operation"] == "delete":
             obj.delete()
         else:

@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .audit import audit_record
+from .errors import StateConflict
 from .models import Job, ProcessHeartbeat
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,10 @@ def may_retry(user, job: Job) -> bool:
 # enqueue and publish
 # ------------------------------------------------------------------------------------------------
 
-class JobError(Exception):
+class JobError(StateConflict):
     """A job request that cannot be done (the message is for staff)."""
+
+    code = "job_state"
 
 
 def job_enqueue(*, kind: str, key: str, args: dict | None = None, actor=None) -> Job:

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from players.identity import identifier_hash
 from players.rules import identifier_problem, normalise_name
@@ -26,6 +27,7 @@ from players.rules import identifier_problem, normalise_name
 from . import file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
+from .errors import RuleRefused
 from .jobs import job_enqueue
 from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
 
@@ -44,9 +46,13 @@ LATEST_YEAR_BACK, LATEST_YEAR = 1900, 2999
 MAX_FIELD = csv.field_size_limit()
 
 
-class RegistryImportError(Exception):
-    def __init__(self, message: str, errors: list[dict] | None = None):
-        super().__init__(message)
+class RegistryImportError(RuleRefused):
+    """A register file or entry that is refused; `errors` lists the rows (when a file is)."""
+
+    code = "registry_refused"
+
+    def __init__(self, message, errors: list[dict] | None = None, **params):
+        super().__init__(message, **params)
         self.errors = errors or []
 
 
@@ -237,10 +243,11 @@ def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[byt
     checked is not queued again, its import is returned (attached). RegistryImportError (nothing
     recorded) for a registry that takes no files. `store=False`: the caller runs the job itself."""
     if registry.kind not in IMPORTABLE_KINDS:
-        raise RegistryImportError(f"{registry} is kept by staff entry by entry; it cannot be replaced by a file.")
+        raise RegistryImportError(_("%(registry)s is kept by staff entry by entry; it cannot be replaced by a file."),
+                                  registry=str(registry))
     sha, size = file_jobs.fingerprint(stream)
     name = file_jobs.store_upload(stream, sha) if store else ""
-    for _ in range(3):
+    for _attempt in range(3):
         active = RegistryImport.objects.filter(registry=registry, sha256=sha, state__in=file_jobs.ACTIVE).first()
         if active is not None:
             attached = _attach(active)
@@ -263,7 +270,7 @@ def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[byt
         except IntegrityError:  # the same file queued by another request meanwhile: attach to it
             continue
         return batch, False
-    raise RegistryImportError("The same file is being handed in by several requests at once; try again.")
+    raise RegistryImportError(_("The same file is being handed in by several requests at once; try again."))
 
 
 def _attach(active: RegistryImport) -> RegistryImport | None:
@@ -297,11 +304,11 @@ def registry_import_run(import_id: int, *, data: bytes | None = None) -> Registr
     try:
         if data is None:
             if not batch.stored_file:
-                raise RegistryImportError("the import has no stored file to read")
+                raise RegistryImportError(_("the import has no stored file to read"))
             with default_storage.open(batch.stored_file, "rb") as stored:
                 data = stored.read()
         if hashlib.sha256(data).hexdigest() != batch.sha256:
-            raise RegistryImportError("the stored file does not match the SHA-256 recorded when it was handed in")
+            raise RegistryImportError(_("the stored file does not match the SHA-256 recorded when it was handed in"))
         return _check_and_stage(batch, data, progress)
     except file_jobs.ImportLost:
         log.warning("registry import %s: taken over by another worker; this attempt's work is undone", import_id)
@@ -368,7 +375,8 @@ def _apply_import(approval, *, approver) -> None:
     """Approval handler: swap the staged rows in for the registry's entries, in the decider's transaction."""
     batch = RegistryImport.objects.select_for_update().get(pk=approval.target_id)
     if batch.state != RegistryImport.State.STAGED:
-        raise FourEyesError(f"Import {batch.pk} is {batch.get_state_display()}; it cannot be applied.")
+        raise FourEyesError(_("Import %(import)s is %(state)s; it cannot be applied."),
+                            state=RegistryImport.State(batch.state).label, **{"import": batch.pk})
     registry = ExclusionRegistry.objects.select_for_update().get(pk=batch.registry_id)
     now = timezone.now()
     with connection.cursor() as cur:
@@ -416,9 +424,9 @@ def ban_add(*, actor, registry: ExclusionRegistry, reason: str, national_id: str
     from .services import exclusion_entry_add
 
     if registry.kind not in STAFF_KEPT_KINDS:
-        raise RegistryImportError(f"{registry} is filled by imports only.")
+        raise RegistryImportError(_("%(registry)s is filled by imports only."), registry=str(registry))
     if not reason.strip():
-        raise RegistryImportError("A ban needs a reason.")
+        raise RegistryImportError(_("A ban needs a reason."))
     return exclusion_entry_add(
         actor=actor, registry=registry, national_id=national_id, id_country=id_country, first_name=first_name,
         last_name=last_name, birth_date=birth_date, starts_at=starts_at, ends_at=ends_at, reason=reason.strip(),
@@ -430,11 +438,11 @@ def ban_lift_request(*, actor, entry: ExclusionEntry, reason: str, request=None)
     """Ask for a ban to end now, before its end; a second person must approve."""
     now = timezone.now()
     if entry.ends_at is not None and entry.ends_at <= now:
-        raise RegistryImportError("This entry is no longer in force.")
+        raise RegistryImportError(_("This entry is no longer in force."))
     if entry.registry.kind not in STAFF_KEPT_KINDS:
-        raise RegistryImportError("Entries of imported registers change only with the next import.")
+        raise RegistryImportError(_("Entries of imported registers change only with the next import."))
     if not reason.strip():
-        raise RegistryImportError("Lifting a ban early needs a reason.")
+        raise RegistryImportError(_("Lifting a ban early needs a reason."))
     return approval_request(actor=actor, kind=LIFT_KIND, obj=entry,
                             payload={"registry": entry.registry.name,
                                      "ends_at": entry.ends_at.isoformat() if entry.ends_at else None},
@@ -446,7 +454,7 @@ def _lift_ban(approval, *, approver) -> None:
     now = timezone.now()
     before = {"ends_at": entry.ends_at}
     if entry.ends_at is not None and entry.ends_at <= now:
-        raise FourEyesError("The ban has already ended; nothing to lift.")
+        raise FourEyesError(_("The ban has already ended; nothing to lift."))
     entry.ends_at = max(now, entry.starts_at + dt.timedelta(microseconds=1))
     entry.lifted_at = now
     entry.save(update_fields=["ends_at", "lifted_at"])

@@ -17,6 +17,7 @@ from django.views.generic import DetailView, TemplateView
 from . import approvals as approvals_mod
 from . import registry_services
 from .access import StaffPermissionRequired
+from .errors import DomainError
 from .file_jobs import percent
 from .forms import (
     AuditFilterForm,
@@ -38,6 +39,7 @@ from .models import (
     RegistryImport,
     Report,
 )
+from .refusals import show_refusal
 from .selectors import (
     AuditFilter,
     audit_actions,
@@ -118,10 +120,10 @@ class ApprovalDecideView(StaffPermissionRequired, View):
                 actor=request.user, approval=approval, approve=form.cleaned_data["decision"] == "approve",
                 note=form.cleaned_data["note"], request=request,
             )
-        except (approvals_mod.ApprovalRefused, registry_services.RegistryImportError) as exc:
+        except DomainError as exc:
             # The four-eyes rule, a missing permission, or the handler's refusal (e.g. a draw no longer
             # in the state the request was about): nothing was changed, the request stays pending.
-            messages.error(request, str(exc))
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("Decision recorded."))
         return redirect("compliance:approvals")
@@ -164,8 +166,8 @@ class RegistryImportView(StaffPermissionRequired, View):
                 actor=request.user, registry=form.cleaned_data["registry"], stream=upload,
                 file_name=upload.name, reason=form.cleaned_data["reason"], request=request,
             )
-        except registry_services.RegistryImportError as exc:
-            messages.error(request, str(exc))
+        except DomainError as exc:
+            show_refusal(request, exc)
             return redirect("compliance:registries")
         if attached:
             messages.info(request, gettext("This file is already being checked; this page follows that import."))
@@ -217,8 +219,8 @@ class BanAddView(StaffPermissionRequired, View):
                 id_country=d["id_country"], first_name=d["first_name"], last_name=d["last_name"],
                 birth_date=d["birth_date"], starts_at=d["starts_at"], ends_at=d["ends_at"], request=request,
             )
-        except registry_services.RegistryImportError as exc:
-            messages.error(request, str(exc))
+        except DomainError as exc:
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("Entry added."))
         return redirect("compliance:registries")
@@ -237,8 +239,8 @@ class BanLiftView(StaffPermissionRequired, View):
         try:
             registry_services.ban_lift_request(actor=request.user, entry=entry, reason=form.cleaned_data["reason"],
                                                request=request)
-        except (registry_services.RegistryImportError, approvals_mod.FourEyesError) as exc:
-            messages.error(request, str(exc))
+        except DomainError as exc:
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("Lifting requested; a second person must approve it."))
         return redirect("compliance:registries")
@@ -380,7 +382,7 @@ class JobRetryView(StaffPermissionRequired, View):
         try:
             job_retry(actor=request.user, job=job, request=request)
         except JobError as exc:
-            messages.error(request, str(exc))
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("The job is sent again; it starts when a worker takes it."))
         target = request.POST.get("next", "")

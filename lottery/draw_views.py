@@ -22,6 +22,7 @@ from django.views.generic import DetailView, FormView, TemplateView
 
 from compliance.access import StaffPermissionRequired
 from compliance.bounds import INT_MAX, parse_int
+from compliance.refusals import show_refusal
 
 from . import forms, services
 from .formats import NUMBER_GAMES, PIPELINE_GAMES
@@ -99,7 +100,7 @@ class DrawScheduleView(StaffPermissionRequired, FormView):
                 request=self.request,
             )
         except services.DrawError as exc:
-            form.add_error(None, exc.message)
+            show_refusal(self.request, exc, form)
             return self.form_invalid(form)
         messages.success(self.request, _("%(draw)s is scheduled.") % {"draw": draw})
         return HttpResponseRedirect(reverse("lottery:draw", args=[draw.pk]))
@@ -275,7 +276,7 @@ class DrawActionView(StaffPermissionRequired, View):
         try:
             self.perform(draw, form)
         except services.DrawError as exc:
-            messages.error(request, exc.message)
+            show_refusal(request, exc)
         else:
             messages.success(request, self.done_message % {"draw": draw})
         return self.back(draw)
@@ -472,7 +473,7 @@ class ApproveLargeWinView(StaffPermissionRequired, View):
         try:
             services.payout_approve_large(actor=request.user, payout=payout, request=request)
         except services.DrawError as exc:
-            messages.error(request, exc.message)
+            show_refusal(request, exc)
         else:
             messages.success(request, _("The large win of line %(line)s is approved for payment.") % {"line": payout.line_id})
         return HttpResponseRedirect(reverse("lottery:draw", args=[payout.draw_id]))
@@ -562,7 +563,7 @@ class RetailImportView(StaffPermissionRequired, FormView):
             record, attached = retail_import_submit(actor=self.request.user, draw=self.draw, stream=upload,
                                                     file_name=upload.name, request=self.request)
         except services.DrawError as exc:
-            form.add_error(None, exc.message)
+            show_refusal(self.request, exc, form)
             return self.form_invalid(form)
         if attached:
             messages.info(self.request, _("This file is already being imported; this page follows that import."))

@@ -15,10 +15,11 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.errors import DomainError
 from compliance.models import AuditEvent, ScreeningDecision
+from compliance.refusals import show_refusal
 
 from . import selectors, services
-from .errors import PlayerError
 from .forms import IdentifierSearchForm, PayoutPaidForm, PlayerSearchForm, VerifyForm
 from .identity import encryption_available
 from .models import OperatorLimit, PendingPayout, Player, PlaySession, SessionReminder
@@ -56,8 +57,8 @@ class PlayerSearchView(StaffPermissionRequired, TemplateView):
                     actor=request.user, national_id=id_form.cleaned_data["national_id"],
                     id_country=id_form.cleaned_data["id_country"], request=request,
                 )
-            except PlayerError as exc:
-                id_form.add_error("national_id", exc.detail)
+            except DomainError as exc:
+                show_refusal(request, exc, id_form)
         return self.render_to_response(self.get_context_data(id_form=id_form, people=people))
 
 
@@ -172,6 +173,6 @@ class PayoutPaidView(StaffPermissionRequired, View):
                 messages.success(
                     request, _("The payment is recorded; it counts as paid when a second person approves it.")
                 )
-            except PlayerError as exc:
-                messages.error(request, exc.detail)
+            except DomainError as exc:
+                show_refusal(request, exc)
         return redirect("players:detail", pk=payout.account.player_id)
