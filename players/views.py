@@ -18,6 +18,7 @@ from compliance.access import StaffPermissionRequired
 from compliance.errors import DomainError
 from compliance.models import AuditEvent, ScreeningDecision
 from compliance.refusals import show_refusal
+from compliance.screening import reason_message
 
 from . import selectors, services
 from .forms import IdentifierSearchForm, PayoutPaidForm, PlayerSearchForm, VerifyForm
@@ -93,7 +94,7 @@ class PlayerDetailView(StaffPermissionRequired, TemplateView):
             sessions=sessions,
             self_exclusion=selectors.active_self_exclusion(person, now),
             self_exclusions=person.self_exclusions.all(),
-            decisions=ScreeningDecision.objects.filter(person=person).order_by("-created_at", "-pk")[:50],
+            decisions=_decisions_shown(person),
             can_reveal=user.has_perm("players.reveal_identifier"),
             encryption_available=encryption_available(),
             can_verify=user.has_perm("players.verify_person"),
@@ -117,6 +118,15 @@ class PlayerDetailView(StaffPermissionRequired, TemplateView):
                     objects |= Q(object_type=label, object_id__in=[str(i) for i in ids])
             ctx["audit_events"] = AuditEvent.objects.filter(objects).order_by("-seq")[:100]
         return ctx
+
+
+def _decisions_shown(person) -> list[ScreeningDecision]:
+    """The person's latest screening decisions, each reason's message in the reader's language (the
+    log keeps it in English with its parameters; compliance.screening.reason_message)."""
+    decisions = list(ScreeningDecision.objects.filter(person=person).order_by("-created_at", "-pk")[:50])
+    for d in decisions:
+        d.shown_reasons = [{"code": r.get("code", ""), "message": reason_message(r)} for r in d.reasons]
+    return decisions
 
 
 class RevealIdentifierView(PlayerDetailView):

@@ -64,3 +64,12 @@ def test_a_logged_reason_is_stored_in_english_and_shown_in_the_readers_language(
         "This would exceed the deposit limit of 50.00\u00a0€ per day; 50.00\u00a0€ remains.",
         "Tämä ylittäisi talletusrajan 50,00\u00a0€ päivässä; jäljellä on 50,00\u00a0€.",
     )
+
+
+def test_the_player_page_shows_a_logged_reason_in_the_readers_language(staff_client, make_player):
+    player = make_player()
+    _over_the_daily_limit(player)
+    client = staff_client(roles.COMPLIANCE_OFFICER)
+    client.cookies["django_language"] = "fi"
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert ("ylittäisi talletusrajan" in page, "exceed the deposit limit" in page) == (True, False)
