@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .money import format_cents
@@ -63,6 +65,25 @@ def _either(items: tuple[Any, ...]) -> str:
 either = lazy(lambda *items: _either(items), str)
 #: An amount for a message, formatted in the language active when shown.
 lazy_cents = lazy(format_cents, str)
+
+
+def stored_message(template: Any, **params: Any) -> dict[str, Any]:
+    """A message to keep in a record (an import's row errors): `message` in English, so the record
+    does not depend on whose request wrote it, and `msgid` and `params` (plain JSON values) to show it
+    again in the reader's language with `shown_message`."""
+    with translation.override(None):
+        msgid = str(template)
+    with translation.override("en"):
+        message = _format(template, params)
+    return {"message": message, "msgid": msgid, "params": params}
+
+
+def shown_message(record: Mapping[str, Any], key: str = "message") -> str:
+    """A stored message (`stored_message`) in the language active now; a record written before
+    messages kept their msgid shows its English `key`."""
+    if "msgid" in record:
+        return gettext(record["msgid"]) % record.get("params", {}) if record.get("params") else gettext(record["msgid"])
+    return record.get(key, "")
 
 
 class DomainError(Exception):

@@ -27,7 +27,7 @@ from players.rules import identifier_problem, normalise_name
 from . import file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
-from .errors import RuleRefused
+from .errors import RuleRefused, stored_message
 from .jobs import job_enqueue
 from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
 
@@ -99,6 +99,8 @@ class _Times:
 
 
 PROGRESS_LINES = 20_000  # lines between two progress reports while a file is checked
+REPEATS_IDENTIFIER = _("row %(row)s repeats row %(first)s (the same identifier).")
+REPEATS_NAME = _("row %(row)s repeats row %(first)s (the same name and birth date).")
 
 
 def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = None) -> Parsed:
@@ -106,36 +108,41 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
     `progress(line)` is called every PROGRESS_LINES lines."""
     out = Parsed()
 
-    def err(line: int, message: str) -> None:
+    def err(line: int, template, **params) -> None:
+        """A row error: stored in English with what shows it in the reader's language (`error`,
+        `msgid`, `params`; `compliance.errors.shown_message(e, "error")`)."""
         out.error_count += 1
         if len(out.errors) < MAX_REPORTED_ERRORS:
-            out.errors.append({"row": line, "error": message})
+            stored = stored_message(template, **params)
+            out.errors.append({"row": line, "error": stored["message"], "msgid": stored["msgid"],
+                               "params": stored["params"]})
 
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        err(1, "The file is not UTF-8 text.")
+        err(1, _("The file is not UTF-8 text."))
         return out
     if "\x00" in text:
-        err(text.count("\n", 0, text.index("\x00")) + 1, "The line holds a NUL character: the file is not CSV text.")
+        err(text.count("\n", 0, text.index("\x00")) + 1, _("The line holds a NUL character: the file is not CSV text."))
         return out
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        err(1, f"The header is not CSV: {exc}.")
+        err(1, _("The header is not CSV: %(problem)s."), problem=str(exc))
         return out
     if not header:
-        err(1, "The file is empty; the first line must name the columns.")
+        err(1, _("The file is empty; the first line must name the columns."))
         return out
     header = [h.strip().lower() for h in header]
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
-        err(1, f"Unknown column(s): {', '.join(unknown)}. Allowed: {', '.join(COLUMNS)}.")
+        err(1, _("Unknown column(s): %(unknown)s. Allowed: %(allowed)s."),
+            unknown=", ".join(unknown), allowed=", ".join(COLUMNS))
     if "starts" not in header:
-        err(1, "The column 'starts' is required.")
+        err(1, _("The column 'starts' is required."))
     if "identifier" not in header and not {"last_name", "birth_date"} <= set(header):
-        err(1, "Either 'identifier' or 'last_name' and 'birth_date' columns are required.")
+        err(1, _("Either 'identifier' or 'last_name' and 'birth_date' columns are required."))
     if out.errors:
         return out
     idx = {name: header.index(name) for name in COLUMNS if name in header}
@@ -147,7 +154,8 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
         try:
             raw = next(reader, None)
         except csv.Error as exc:  # e.g. a field longer than MAX_FIELD characters; the rest cannot be read
-            err(reader.line_num, f"Not CSV: {exc} (at most {MAX_FIELD} characters a field).")
+            err(reader.line_num, _("Not CSV: %(problem)s (at most %(max)s characters a field)."),
+                problem=str(exc), max=MAX_FIELD)
             break
         if raw is None:
             break
@@ -157,7 +165,7 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
         if not raw or (len(raw) == 1 and not raw[0].strip()):
             continue
         if len(raw) != width:
-            err(line, f"Expected {width} values, found {len(raw)}.")
+            err(line, _("Expected %(width)s values, found %(found)s."), width=width, found=len(raw))
             continue
         get = lambda name: raw[idx[name]].strip() if name in idx else ""  # noqa: E731
         identifier, country = get("identifier"), (get("country") or "FI").upper()
@@ -167,47 +175,47 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
             try:
                 birth = dt.date.fromisoformat(birth_text)
             except ValueError:
-                err(line, f"birth_date {birth_text!r} is not a date (YYYY-MM-DD).")
+                err(line, _("birth_date %(value)s is not a date (YYYY-MM-DD)."), value=repr(birth_text))
                 continue
         if not identifier and not (last and birth):
-            err(line, "Each row needs an identifier, or a last name and a birth date.")
+            err(line, _("Each row needs an identifier, or a last name and a birth date."))
             continue
         if len(country) != 2 or not country.isascii() or not country.isalpha():
-            err(line, f"country {country!r} must be a two-letter code.")
+            err(line, _("country %(value)s must be a two-letter code."), value=repr(country))
             continue
         if birth is not None and not (LATEST_YEAR_BACK <= birth.year <= timezone.localdate().year):
-            err(line, f"birth_date {birth_text!r} is not a possible birth date.")
+            err(line, _("birth_date %(value)s is not a possible birth date."), value=repr(birth_text))
             continue
         if identifier and (problem := identifier_problem(identifier, country)):
-            err(line, f"identifier: {problem}.")
+            err(line, _("identifier: %(problem)s."), problem=problem)
             continue
         try:
             starts = times.at(get("starts"), end=False)
         except ValueError:
-            err(line, f"starts {get('starts')!r} is not a date (YYYY-MM-DD) or an ISO date-time.")
+            err(line, _("starts %(value)s is not a date (YYYY-MM-DD) or an ISO date-time."), value=repr(get("starts")))
             continue
         ends = None
         if get("ends"):
             try:
                 ends = times.at(get("ends"), end=True)
             except ValueError:
-                err(line, f"ends {get('ends')!r} is not a date (YYYY-MM-DD) or an ISO date-time.")
+                err(line, _("ends %(value)s is not a date (YYYY-MM-DD) or an ISO date-time."), value=repr(get("ends")))
                 continue
             if ends <= starts:
-                err(line, "ends is before starts.")
+                err(line, _("ends is before starts."))
                 continue
         id_hash = identifier_hash(identifier, country) if identifier else ""
         name = normalise_name(first, last) if (first or last) else ""
         # One row per person: the same identifier, or (without one) the same name and birth date.
         key = ("id", id_hash) if id_hash else ("name", name, birth)
         if key in seen:
-            err(line, f"row {line} repeats row {seen[key]} (the same {'identifier' if id_hash else 'name and birth date'}).")
+            err(line, REPEATS_IDENTIFIER if id_hash else REPEATS_NAME, row=line, first=seen[key])
             continue
         seen[key] = line
         external = get("external_id")[:100]
         out.rows.append((id_hash, name, birth, starts, ends, external))
     if not out.rows and not out.error_count:
-        err(1, "The file has no entries.")
+        err(1, _("The file has no entries."))
     return out
 
 

@@ -17,7 +17,7 @@ from django.views.generic import DetailView, TemplateView
 from . import approvals as approvals_mod
 from . import registry_services
 from .access import StaffPermissionRequired
-from .errors import DomainError
+from .errors import DomainError, shown_message
 from .file_jobs import percent
 from .forms import (
     AuditFilterForm,
@@ -185,7 +185,9 @@ class RegistryImportDetailView(StaffPermissionRequired, DetailView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx.update(percent=percent(self.object))
+        # Row errors are stored in English with their msgid; shown in the reader's language.
+        errors = [{"row": e.get("row"), "error": shown_message(e, "error")} for e in self.object.errors or []]
+        ctx.update(percent=percent(self.object), row_errors=errors)
         return ctx
 
 

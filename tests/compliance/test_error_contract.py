@@ -98,3 +98,14 @@ def test_the_schema_documents_the_error_body_of_a_refusing_endpoint(api_client_f
     api_error = document["components"]["schemas"]["ApiError"]
     assert (body, {"code", "detail", "fields"} <= set(api_error["properties"]), api_error["required"]) == (
         "#/components/schemas/ApiError", True, ["code", "detail"])
+
+
+def test_an_import_row_error_is_stored_in_english_and_shown_in_the_readers_language():
+    from compliance.errors import shown_message
+    from compliance.registry_services import parse_registry_file
+
+    error = parse_registry_file(b"identifier,starts\n010101-123N,2026-01-01,extra\n").errors[0]
+    with translation.override("fi"):
+        finnish = shown_message(error, "error")
+    assert (error["row"], error["error"], finnish) == (
+        2, "Expected 2 values, found 3.", "Odotettiin 2 arvoa, löytyi 3.")
