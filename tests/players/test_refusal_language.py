@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.utils import translation
 
 from compliance import roles
@@ -17,6 +18,14 @@ from tests.factories import PlayerFactory
 from .conftest import ACTOR, ref
 
 ENGLISH_WORDS = {"this", "would", "exceed", "deposit", "limit", "per", "day", "remains"}
+
+
+@pytest.fixture(autouse=True)
+def _language_restored():
+    """A request with Accept-Language or the language cookie leaves that language active in the thread
+    (LocaleMiddleware activates it and nothing deactivates it): restore the one before the test."""
+    with translation.override(translation.get_language()):
+        yield
 
 
 def _words(text: str) -> set[str]:
