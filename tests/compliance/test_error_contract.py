@@ -21,12 +21,7 @@ RESULT_FORM = {"enter-numbers": "1 2 3 4 5 6 7", "enter-additional": 8, "enter-p
                "enter-draw_method": "device", "enter-witnesses": "Notary"}
 
 
-@pytest.fixture(autouse=True)
-def _language_restored():
-    """A request with Accept-Language or the language cookie leaves that language active in the thread
-    (LocaleMiddleware activates it and nothing deactivates it): restore the one before the test."""
-    with translation.override(translation.get_language()):
-        yield
+pytestmark = pytest.mark.usefixtures("language_restored")
 
 
 def _words(text: str) -> set[str]:

@@ -20,12 +20,7 @@ from .conftest import ACTOR, ref
 ENGLISH_WORDS = {"this", "would", "exceed", "deposit", "limit", "per", "day", "remains"}
 
 
-@pytest.fixture(autouse=True)
-def _language_restored():
-    """A request with Accept-Language or the language cookie leaves that language active in the thread
-    (LocaleMiddleware activates it and nothing deactivates it): restore the one before the test."""
-    with translation.override(translation.get_language()):
-        yield
+pytestmark = pytest.mark.usefixtures("language_restored")
 
 
 def _words(text: str) -> set[str]:
