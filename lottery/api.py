@@ -22,6 +22,7 @@ from compliance.api_errors import error_responses, register_api_error
 
 from . import serializers as s
 from . import services
+from .games import registry
 from .models import Draw, RetailImport
 from .selectors import WinnerFilter, winners_page
 
@@ -95,8 +96,7 @@ class _DrawStep(APIView):
         raise NotImplementedError
 
 
-RESULT_FIELDS = ("numbers", "additional", "stars", "viking", "plus", "kunkku", "lucky", "bonus", "date", "letter",
-                 "digits", "city", "number")
+RESULT_FIELDS = registry.result_fields()  # every game's result fields (their codecs say which)
 
 
 def _result(data: dict) -> dict:

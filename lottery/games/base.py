@@ -18,9 +18,13 @@ designated king number, Tuplaus position and digit), `addon_cents` the add-on fe
 
 from __future__ import annotations
 
+import enum
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext_lazy
 
 from compliance.bounds import parse_int
 
@@ -45,6 +49,16 @@ class LineValues:
     @property
     def addon(self) -> bool:
         return bool(self.flags & FLAG_ADDON)
+
+
+class RetailFormat(enum.Enum):
+    """The layout of a game's retail sales file (docs/draws.md, "Retail sales file")."""
+
+    NUMBERS = "numbers"  # the number-line file (n1..n7, s1, s2, plus); COPY on PostgreSQL
+    COLUMNS = "columns"  # the game's own columns (`GameCodec.csv_columns`), checked by its codec
+
+
+FIXED_COLUMNS = ("ticket", "sold_at", "terminal")
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,10 @@ def numbers(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> li
     if isinstance(value, Sequence):
         return [whole(v, what, error) for v in value]
     raise error(f"{what}: expected a list of numbers")
+
+
+def _present(value: Any) -> bool:
+    return not empty(value) and value is not False and value != 0
 
 
 def flag(value: Any, what: str) -> bool:
@@ -214,6 +232,77 @@ class GameCodec:
     result_fields: tuple[str, ...] = ()  # keys of a result (form fields, API fields, canonical JSON)
     line_fields: tuple[str, ...] = ()  # keys of an API line besides stake_cents and addon_cents
     csv_columns: tuple[Column, ...] = ()
+    retail_format: RetailFormat = RetailFormat.COLUMNS
+    copy_import: bool = False  # PostgreSQL loads the game's retail files with COPY
+    fee_field: str = "addon_cents"  # the API field of an add-on's fee
+    #: The API shows a stored line in the game's own terms (``picks``, `describe_line`); the number
+    #: games show theirs as ``numbers`` and ``secondary`` only.
+    describes_picks = True
+    #: The help text of the result form's ``numbers`` field (None: the form's own).
+    result_help: Any = gettext_lazy("The drawn numbers, separated by spaces.")
+
+    @property
+    def canonical_fields(self) -> tuple[str, ...]:
+        """The keys of a stored (canonical) result."""
+        return self.result_fields
+
+    def class_name(self, class_key: str, label: str = "") -> str:
+        """A prize class's name as shown: the engine's label (the digest's own name of the class:
+        "7 oikein", "6+1", "10/10"; the same in every language, as on the game's tickets), else the
+        class key."""
+        return label or str(class_key)
+
+    # -- the retail sales file --------------------------------------------------------------------
+    def retail_header(self) -> list[str]:
+        """The columns of the game's retail sales file, in order."""
+        fees = ["stake_cents", "addon_cents"] if self.addon_name else ["stake_cents"]
+        return [*FIXED_COLUMNS, *(c.name for c in self.csv_columns), *fees]
+
+    def retail_names(self, data: Mapping[str, Any]) -> set[str]:
+        """Names in a row that the import turns into codes before it stores the lines (Lomatonni's
+        cities); none for most games."""
+        return set()
+
+    def retail_codes(self, names: set[str], *, create: bool) -> Mapping[str, int] | None:
+        """The codes of ``retail_names`` (created when ``create``); None: the game has none."""
+        return None
+
+    def parse_retail_line(self, params, data, codes: Mapping[str, int] | None) -> LineValues:
+        """A line of a sales file row (``codes``: `retail_codes`, None while only checking)."""
+        return self.parse_line(params, data)
+
+    def demo_row(self, rng: random.Random, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's columns and fees of one random retail row (`lottery.demo`): a third of the
+        lines play the add-on."""
+        row: dict[str, Any] = {"stake_cents": rng.choice([100, 200, 500])}
+        addon = rng.random() < 1 / 3
+        row.update(self.demo_picks(rng, params, addon))
+        row["addon_cents"] = 100 if addon else 0
+        return row
+
+    def demo_picks(self, rng: random.Random, params: Mapping[str, Any], addon: bool) -> dict[str, Any]:
+        """The game's columns of a random demo line (with its add-on when ``addon``)."""
+        raise NotImplementedError
+
+    # -- wagers -------------------------------------------------------------------------------------
+    def wager_line(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> tuple[LineValues, int]:
+        """A line of a wager from a sales channel and its add-on fee; raises a RulesError saying what
+        is wrong (fields the game's lines do not have, a fee without its add-on, bad picks)."""
+        allowed = {*self.line_fields, "stake_cents", "addon_cents", "game"}
+        stray = sorted(k for k, v in data.items() if k not in allowed and _present(v))
+        if stray:
+            raise InvalidPicks(f"{self.name} lines have no {', '.join(stray)} "
+                               f"(fields: {', '.join(self.line_fields)}, stake_cents, addon_cents)")
+        addon = data.get("addon_cents") or 0
+        if isinstance(addon, bool) or not isinstance(addon, int) or addon < 0:
+            raise InvalidPicks("addon_cents must be a whole number, 0 or more")
+        values = self.parse_line(params, data)
+        name = self.addon_name
+        if values.addon and not addon:
+            raise InvalidPicks(f"a {name} line pays the {name} fee (addon_cents)")
+        if not values.addon and addon:
+            raise InvalidPicks(f"addon_cents is the fee of {name or 'an add-on'}; this line plays none")
+        return values, addon
 
     # -- results and lines ----------------------------------------------------------------------
     def parse_result(self, params: Mapping[str, Any], data: Mapping[str, Any]):

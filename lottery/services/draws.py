@@ -41,7 +41,8 @@ from compliance.bounds import INT_MAX
 from compliance.models import Approval
 from compliance.money import format_cents
 
-from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
+from ..formats import UnsupportedGame
+from ..games import registry
 from ..models import (
     GAME_CHOICES,
     Draw,
@@ -58,8 +59,6 @@ from ..rules.errors import RulesError
 from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 
 S = DrawState
-MAIN_GAMES_WITH_ADDONS = ("lotto", "vikinglotto", "eurojackpot")  # §2
-ADDON_GAMES = ("jokeri", "lomatonni")
 CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
 # Four-eyes kinds (compliance.approvals) of this module; payouts.py has lottery.payout and lottery.large_win.
 RESULT_KIND = "lottery.result"
@@ -198,8 +197,9 @@ def games_sync() -> list[Game]:
         }
         game, _created = Game.objects.update_or_create(code=code, defaults=values)
         out[code] = game
-    for code in MAIN_GAMES_WITH_ADDONS:
-        out[code].addons.set([out[a] for a in ADDON_GAMES])
+    for spec in registry.all():  # §2: the games each game takes as add-ons, as its spec declares
+        if spec.addons and spec.code in out:
+            out[spec.code].addons.set([out[a] for a in spec.addons])
     return list(out.values())
 
 
@@ -330,10 +330,10 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
         raise DrawInputError(f"{draw.game.name} has no jackpot: rule version {draw.ruleset} pays no jackpot class.")
     if jackpot_cents is not None and jackpot_cents < 0:
         raise DrawInputError("The jackpot cannot be negative.")
-    if draw.game.code == "milli" and jackpot_cents is not None:
-        limit = draw.ruleset.params["classes"][0].get("max_jackpot")
-        if limit is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
-            raise DrawInputError(f"The Milli jackpot is at most {format_cents(limit_cents, language='en')} (§31).")
+    # A rule version may bound the jackpot of its first class (Milli's, §31).
+    limit = (draw.ruleset.params.get("classes") or [{}])[0].get("max_jackpot")
+    if limit is not None and jackpot_cents is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
+        raise DrawInputError(f"The {draw.game.name} jackpot is at most {format_cents(limit_cents, language='en')} (§31).")
     before = {"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class}
     draw.jackpot_cents = jackpot_cents
     if to_highest_class is not None:
@@ -453,7 +453,7 @@ def close_due_draws(*, actor: str = "system:draw_clock", now: dt.datetime | None
 
 def _parse(draw: Draw, numbers: Mapping[str, Any]):
     try:
-        return parse_result(draw.game.code, draw.ruleset.params, numbers)
+        return registry.get(draw.game.code).codec.parse_result(draw.ruleset.params, numbers)
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
     except RulesError as exc:
@@ -477,7 +477,7 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
     if busy is not None:  # its lines would miss the settlement; it is refused once a result is in
         raise DrawStateError(f"A retail sales file is still being imported for {draw} (import {busy.pk}, "
                              f"{busy.file_name}); enter the result once it has finished.")
-    if draw.game.code not in PIPELINE_GAMES:
+    if draw.game.code not in registry.REGISTRY:
         raise DrawInputError(f"{draw.game.name} results are not supported by the draw pipeline.")
     if now < draw.draw_at:
         raise DrawStateError(f"{draw} is drawn at {_local(draw.draw_at)}; enter its result after that.")
