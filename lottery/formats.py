@@ -51,20 +51,22 @@ def result_ints(value: Any, what: str) -> list[int]:
         try:
             return [int(p) for p in parts]
         except ValueError:
-            raise InvalidResult(f"{what}: {value!r} is not a list of whole numbers") from None
+            raise InvalidResult(f"{what}: {value!r} is not a list of whole numbers", code="not_numbers", what=what,
+                                value=repr(value)) from None
     if isinstance(value, Sequence):
         return list(value)
-    raise InvalidResult(f"{what}: expected a list of numbers")
+    raise InvalidResult(f"{what}: expected a list of numbers", code="expected_list", what=what)
 
 
 def result_int(value: Any, what: str) -> int:
     if isinstance(value, str):
         number = parse_int(value.strip(), maximum=10**12 - 1, signed=True)
         if number is None:
-            raise InvalidResult(f"{what}: {value!r} is not a whole number")
+            raise InvalidResult(f"{what}: {value!r} is not a whole number", code="not_whole", what=what,
+                                value=repr(value))
         return number
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidResult(f"{what}: {value!r} is not a whole number")
+        raise InvalidResult(f"{what}: {value!r} is not a whole number", code="not_whole", what=what, value=repr(value))
     return value
 
 

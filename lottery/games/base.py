@@ -30,6 +30,7 @@ from compliance.bounds import parse_int
 
 from ..rules.bitmask import mask_to_picks
 from ..rules.errors import InvalidPicks, InvalidResult, RulesError
+from .messages import class_label
 
 FLAG_ADDON = 16  # the line plays the game's add-on
 LEVEL_BITS = 15  # Keno level, Tähdenlento game type
@@ -82,12 +83,12 @@ def empty(value: Any) -> bool:
 def whole(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> int:
     """A whole number from JSON (int) or text ("12")."""
     if isinstance(value, bool):
-        raise error(f"{what}: {value!r} is not a whole number")
+        raise error(f"{what}: {value!r} is not a whole number", code="not_whole", what=what, value=repr(value))
     if isinstance(value, int):
         return value
     if isinstance(value, str) and (number := parse_int(value.strip(), maximum=10**12 - 1, signed=True)) is not None:
         return number
-    raise error(f"{what}: {value!r} is not a whole number")
+    raise error(f"{what}: {value!r} is not a whole number", code="not_whole", what=what, value=repr(value))
 
 
 def numbers(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> list[int]:
@@ -96,7 +97,7 @@ def numbers(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> li
         return [whole(p, what, error) for p in value.replace(",", " ").split()]
     if isinstance(value, Sequence):
         return [whole(v, what, error) for v in value]
-    raise error(f"{what}: expected a list of numbers")
+    raise error(f"{what}: expected a list of numbers", code="expected_list", what=what)
 
 
 def _present(value: Any) -> bool:
@@ -119,7 +120,8 @@ def flag(value: Any, what: str) -> bool:
 def required(data: Mapping[str, Any], key: str, label: str, game: str, error: type[RulesError]) -> Any:
     value = data.get(key)
     if empty(value):
-        raise error(f"{game} {'result' if error is InvalidResult else 'line'}: the {label} is required")
+        kind = "result" if error is InvalidResult else "line"
+        raise error(f"{game} {kind}: the {label} is required", code=f"{kind}_required", game=game, field=label)
     return value
 
 
@@ -247,10 +249,9 @@ class GameCodec:
         return self.result_fields
 
     def class_name(self, class_key: str, label: str = "") -> str:
-        """A prize class's name as shown: the engine's label (the digest's own name of the class:
-        "7 oikein", "6+1", "10/10"; the same in every language, as on the game's tickets), else the
-        class key."""
-        return label or str(class_key)
+        """A prize class's name in the active language: the rule version's label translated
+        (`lottery.games.messages.class_label`: "7 correct" -> "7 oikein"), else the class key."""
+        return class_label(label) if label else str(class_key)
 
     # -- the retail sales file --------------------------------------------------------------------
     def retail_header(self) -> list[str]:

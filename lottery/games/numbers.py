@@ -67,7 +67,8 @@ class NumberCodec(GameCodec):
         def need(key: str, label: str) -> Any:
             value = data.get(key)
             if value in (None, "", []):
-                raise InvalidResult(f"{name} result: the {label} is required")
+                raise InvalidResult(f"{name} result: the {label} is required", code="result_required", game=name,
+                                    field=label)
             return value
 
         numbers = result_ints(need("numbers", "numbers"), f"{name} result numbers")
@@ -98,9 +99,11 @@ class NumberCodec(GameCodec):
         """Validate one line with the engine (raises ``InvalidPicks``) and return its masks."""
         f = self.line_format(params)
         if plus is not None and not f.plus_max:
-            raise InvalidPicks(f"{self.name} has no Plussa: the plus number must be empty")
+            raise InvalidPicks(f"{self.name} has no Plussa: the plus number must be empty", code="no_plussa",
+                               game=self.name)
         if not f.secondary_count and secondary:
-            raise InvalidPicks(f"{self.name} lines have no star or Viking numbers")
+            raise InvalidPicks(f"{self.name} lines have no star or Viking numbers", code="no_secondary",
+                               game=self.name)
         return self.validate_line(params, main, secondary, plus)
 
     def parse_line(self, params, data) -> LineValues:
@@ -110,7 +113,8 @@ class NumberCodec(GameCodec):
     def wager_line(self, params, data) -> tuple[LineValues, int]:
         plus, fee = data.get("plus"), data.get("plus_cents") or 0
         if (plus is None) != (fee == 0) or fee < 0:
-            raise InvalidPicks("a Plussa line (with a plus number) pays plus_cents; others pay none")
+            raise InvalidPicks("a Plussa line (with a plus number) pays plus_cents; others pay none",
+                               code="plussa_fee")
         return self.parse_line(params, data), fee
 
     def describe_line(self, main_mask, extra_mask, plus, flags, params=None) -> dict[str, Any]:

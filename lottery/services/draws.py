@@ -43,6 +43,7 @@ from compliance.money import format_cents
 
 from ..formats import UnsupportedGame
 from ..games import registry
+from ..games.messages import domain_message
 from ..models import (
     GAME_CHOICES,
     Draw,
@@ -456,8 +457,9 @@ def _parse(draw: Draw, numbers: Mapping[str, Any]):
         return registry.get(draw.game.code).codec.parse_result(draw.ruleset.params, numbers)
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
-    except RulesError as exc:
-        raise DrawInputError(str(exc)) from None
+    except RulesError as exc:  # the engine's or the codec's: translated by its code where known
+        template, params = domain_message(exc)
+        raise DrawInputError(template, **params) from None
 
 
 def _next_result_version(draw: Draw) -> int:

@@ -23,6 +23,13 @@ def class_no(class_key, game: str):
         return class_key
 
 
+@register.simple_tag
+def class_name(game: str, class_key, label: str = "") -> str:
+    """A prize class's name in the active language, as the game's spec gives it."""
+    spec = registry.find(game)
+    return spec.class_name(str(class_key), label) if spec is not None else (label or str(class_key))
+
+
 @register.filter
 def line_text(line, game: str) -> str:
     """A stored line (a dict of its columns) as its game shows it."""

@@ -6,11 +6,14 @@ import ast
 import pathlib
 
 import pytest
+from django.utils import translation
 
 from compliance.games import DuplicateGame, GameRegistry, GameSpec, UnknownGame
 from lottery.games import registry
 from lottery.models import GAME_CHOICES
 from lottery.rules import default_params
+from lottery.services import DrawInputError, result_enter
+from tests.factories import DrawFactory
 
 # A valid result and a valid line of each game under its default rule version (API terms).
 SAMPLES = {
@@ -112,3 +115,36 @@ def test_the_check_finds_a_branch_on_a_game_name_in_a_view_but_not_in_the_games_
     probe = 'def f(game):\n    return 1 if game == "keno" else 2\n'
     assert (branches_on_game_names(LOTTERY / "draw_views.py", probe),
             branches_on_game_names(LOTTERY / "games" / "keno.py", probe)) == (["lottery/draw_views.py:2 keno"], [])
+
+
+# ------------------------------------------------------------------------------------------------
+# messages in the reader's language
+# ------------------------------------------------------------------------------------------------
+
+def test_a_result_error_raised_in_english_shows_in_finnish_to_a_finnish_reader(db, enterer):
+    draw = DrawFactory(state="closed")
+    with translation.override("en"), pytest.raises(DrawInputError) as caught:
+        result_enter(actor=enterer, draw=draw, numbers={"numbers": [1, 2, 3, 4, 5, 6, 7], "plus": 3},
+                     draw_method="device", witnesses="W")
+    with translation.override("fi"):
+        assert str(caught.value) == "Lotto, tulos: lisänumero puuttuu"
+
+
+def test_a_result_error_shows_in_english_to_an_english_reader(db, enterer):
+    draw = DrawFactory(state="closed")
+    with pytest.raises(DrawInputError) as caught:
+        result_enter(actor=enterer, draw=draw, numbers={"numbers": [1, 2, 3, 4, 5, 6, 7], "plus": 3},
+                     draw_method="device", witnesses="W")
+    with translation.override("en"):
+        assert str(caught.value) == "Lotto result: the additional number is required"
+
+
+@pytest.mark.parametrize(("language", "name"), [("fi", "7 oikein"), ("sv", "7 rätt"), ("en", "7 correct")])
+def test_a_prize_class_name_is_shown_in_the_readers_language(language, name):
+    with translation.override(language):
+        assert registry.get("lotto").class_name("1", "7 correct") == name
+
+
+def test_a_numeric_prize_class_name_reads_the_same_in_every_language():
+    with translation.override("fi"):
+        assert registry.get("eurojackpot").class_name("2", "5+1") == "5+1"
