@@ -1,7 +1,8 @@
-"""What every game of `lottery.games` provides, and the pieces they share.
+"""What every game's codec provides (`GameCodec`), and the pieces the codecs share.
 
-A game here is one of the six games that are not bitmask number games (Keno, Kaikki tai ei mitään,
-Tähdenlento, Synttärit, Jokeri, Lomatonni). Each module describes, for the draw pipeline:
+The number games extend it in `lottery.games.numbers` (bitmask lines, settled by
+`lottery.games.bitmask`). The six others (Keno, Kaikki tai ei mitään, Tähdenlento, Synttärit, Jokeri,
+Lomatonni; settled by `lottery.games.buckets`) describe, for the draw pipeline:
 
 * its **result** (`parse_result`: validated by the prize engine's ``validate_result``, stored as
   canonical JSON plus masks) and its **line** (`parse_line`: validated by the engine's

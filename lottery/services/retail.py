@@ -1,9 +1,13 @@
 """Retail sales files: validated completely, loaded all or nothing (docs/draws.md, "Retail sales file").
 
 One CSV per draw, UTF-8, a header row and one row per line; the rows of a ticket (same `ticket`)
-make one wager. Columns, in this order::
+make one wager. The columns are the codec's of the draw's game (`codec.retail_header()`): the number
+games' file (`RetailFormat.NUMBERS`), in this order::
 
     ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents
+
+or a game's own columns (`RetailFormat.COLUMNS`, Keno, Jokeri, ...: below, "files in a game's own
+columns", always validated in Python). The COPY path below is taken for a codec with `copy_import`.
 
 On PostgreSQL the file is COPYed (a big file in two halves, side by side on two work connections,
 hashed meanwhile) into UNLOGGED staging tables, validated and aggregated per ticket in one
@@ -326,15 +330,15 @@ def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
 # entry point
 # ------------------------------------------------------------------------------------------------
 
-def _header_ok(stream: IO[bytes]) -> str | None:
+def _header_ok(stream: IO[bytes], header: list[str]) -> str | None:
     stream.seek(0)
     first = stream.readline(4096)
     try:
         text = codecs.decode(first, "utf-8-sig").strip()
     except UnicodeDecodeError:
         return "the file is not UTF-8 text"
-    if [c.strip() for c in text.split(",")] != HEADER:
-        return "the first row must be the header: " + ",".join(HEADER)
+    if [c.strip() for c in text.split(",")] != header:
+        return "the first row must be the header: " + ",".join(header)
     return None
 
 
@@ -475,13 +479,13 @@ def _run(actor, record: RetailImport, stream: IO[bytes], progress: file_jobs.Pro
         # The file read is not the file handed in (the stored copy changed): load nothing. (The COPY
         # path checks the same while it reads.)
         raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
-    if codec.retail_format is RetailFormat.COLUMNS:
-        return _import_columns(actor, job, draw, stream)
-    fmt = codec.line_format(draw.ruleset.params)
-    problem = _header_ok(stream)
+    problem = _header_ok(stream, codec.retail_header())
     if problem:
         return _refused(actor, job, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
                         "", None)
+    if codec.retail_format is RetailFormat.COLUMNS:
+        return _import_columns(actor, job, draw, stream)
+    fmt = codec.line_format(draw.ruleset.params)
     if copy:
         return _import_postgresql(actor, draw, fmt, stream, job, None)
     return _import_batches(actor, draw, fmt, stream, job, None)
@@ -580,6 +584,26 @@ def _lock_draw(draw: Draw) -> None:
 
 def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: _Job, request) -> RetailImport:
     report, validator, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
+
+    def writer_of(ids: dict[str, int]) -> Callable[[int, list[str]], Line]:
+        checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+
+        def line_of(number: int, values: list[str]) -> Line:
+            p, _ = checker.check(number, values)
+            return Line(draw_id=draw.pk, wager_id=ids[p.ticket], main_mask=p.main_mask, extra_mask=p.extra_mask,
+                        plus=p.plus, stake_cents=p.stake_cents, addon_cents=p.plus_cents)
+
+        return line_of
+
+    return _load_in_batches(actor, job, draw, stream, report, validator, request, writer_of)
+
+
+def _load_in_batches(actor, job: _Job, draw: Draw, stream: IO[bytes], report: Report, checked, request,
+                     writer_of: Callable[[dict[str, int]], Callable[[int, list[str]], Line]]) -> RetailImport:
+    """Load a file checked in Python (``report``; ``checked``: its tickets' first rows and totals) in
+    one transaction: the wagers, then a second pass over the file writes the lines in batches, so the
+    file is never held in memory. ``writer_of(ids)`` (ticket -> wager id) returns the function that
+    turns a record (number, values) into its `Line`; it is called inside the transaction."""
     if report.bad_rows or report.rows == 0:
         if report.rows == 0:
             report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
@@ -590,24 +614,21 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: 
     with transaction.atomic():
         _lock_draw(draw)
         wagers = [
-            Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=validator.tickets[ticket][2],
-                  retail_import=record, sold_at=validator.tickets[ticket][1], paid=True, accepted_at=now,
+            Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=checked.tickets[ticket][2],
+                  retail_import=record, sold_at=checked.tickets[ticket][1], paid=True, accepted_at=now,
                   stake_cents=stake, line_count=count)
-            for ticket, (stake, count) in validator.totals.items()
+            for ticket, (stake, count) in checked.totals.items()
         ]
         ids: dict[str, int] = {}
         for i in range(0, len(wagers), BATCH):
             for w in Wager.objects.bulk_create(wagers[i:i + BATCH]):
                 ids[w.reference] = w.pk
-        # Second pass over the file writes the lines (the file is never held in memory).
-        stream.seek(0)
-        checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+        line_of = writer_of(ids)
         batch: list[Line] = []
         lines = 0
+        stream.seek(0)
         for number, values in _records(stream):
-            p, _ = checker.check(number, values)
-            batch.append(Line(draw_id=draw.pk, wager_id=ids[p.ticket], main_mask=p.main_mask, extra_mask=p.extra_mask,
-                              plus=p.plus, stake_cents=p.stake_cents, addon_cents=p.plus_cents))
+            batch.append(line_of(number, values))
             if len(batch) >= BATCH:
                 Line.objects.bulk_create(batch)
                 lines += len(batch)
@@ -617,8 +638,8 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: 
             Line.objects.bulk_create(batch)
             lines += len(batch)
         finish_import(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
-                lines=lines, stake_cents=sum(stake for stake, _ in validator.totals.values()),
-                progress_done=lines, progress_total=report.rows)
+                      lines=lines, stake_cents=sum(stake for stake, _ in checked.totals.values()),
+                      progress_done=lines, progress_total=report.rows)
         return _done(actor, record, request)
 
 
@@ -1356,18 +1377,6 @@ class ColumnsChecker:
         return ColumnsRow(row, ticket, sold_at, terminal, line, stake, addon), []
 
 
-def _columns_header_problem(stream: IO[bytes], header: list[str]) -> str | None:
-    stream.seek(0)
-    first = stream.readline(4096)
-    try:
-        text = codecs.decode(first, "utf-8-sig").strip()
-    except UnicodeDecodeError:
-        return "the file is not UTF-8 text"
-    if [c.strip() for c in text.split(",")] != header:
-        return "the first row must be the header: " + ",".join(header)
-    return None
-
-
 def _validate_columns(draw: Draw, stream: IO[bytes], job=None) -> tuple[Report, ColumnsChecker]:
     checker = ColumnsChecker(draw)
     report = Report()
@@ -1391,54 +1400,23 @@ def _import_columns(actor, job, draw: Draw, stream: IO[bytes]) -> RetailImport:
     """Load one retail sales file in its game's own columns (Keno, Kaikki tai ei mitään, Tähdenlento,
     Synttärit, Jokeri, Lomatonni; `RetailFormat.COLUMNS`) of a draw (open, or closed and awaiting its
     result) into the claimed import record of `job` (the same-file check is done). Returns the
-    record: `done`, or `failed` with the report of every bad row (nothing of the file is loaded then)."""
-    record = job.record
+    record: `done`, or `failed` with the report of every bad row (nothing of the file is loaded then).
+    The header was checked by the caller."""
     codec = registry.get(draw.game.code).codec
-    problem = _columns_header_problem(stream, codec.retail_header())
-    if problem:
-        return _refused(actor, job, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
-                          "", None)
     report, checker = _validate_columns(draw, stream, job)
-    if report.bad_rows or report.rows == 0:
-        if report.rows == 0:
-            report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
-        return _refused(actor, job, report, "batches", None)
-    job.phase(RetailImport.Phase.WRITING, 0, report.rows, rows=report.rows)
-    now = timezone.now()
-    with transaction.atomic():
-        _lock_draw(draw)
-        codes = codec.retail_codes(checker.names, create=True)
-        wagers = [
-            Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=checker.tickets[ticket][2],
-                  retail_import=record, sold_at=checker.tickets[ticket][1], paid=True, accepted_at=now,
-                  stake_cents=stake, line_count=lines)
-            for ticket, (stake, lines) in checker.totals.items()
-        ]
-        ids: dict[str, int] = {}
-        for i in range(0, len(wagers), BATCH):
-            for w in Wager.objects.bulk_create(wagers[i:i + BATCH]):
-                ids[w.reference] = w.pk
-        writer = ColumnsChecker(draw, codes)
-        batch: list[Line] = []
-        written = 0
-        stream.seek(0)
-        for number, values in _records(stream):
+
+    def writer_of(ids: dict[str, int]) -> Callable[[int, list[str]], Line]:
+        writer = ColumnsChecker(draw, codec.retail_codes(checker.names, create=True))
+
+        def line_of(number: int, values: list[str]) -> Line:
             row, _ = writer.check(number, values)
             v = row.line
-            batch.append(Line(draw_id=draw.pk, wager_id=ids[row.ticket], main_mask=v.main_mask, extra_mask=v.extra_mask,
-                              plus=v.plus, flags=v.flags, stake_cents=row.stake_cents, addon_cents=row.addon_cents))
-            if len(batch) >= BATCH:
-                Line.objects.bulk_create(batch)
-                written += len(batch)
-                batch = []
-                job.advance(written)
-        if batch:
-            Line.objects.bulk_create(batch)
-            written += len(batch)
-        finish_import(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
-                  lines=written, stake_cents=sum(stake for stake, _ in checker.totals.values()),
-                  progress_done=written, progress_total=report.rows)
-        return _done(actor, record, None)
+            return Line(draw_id=draw.pk, wager_id=ids[row.ticket], main_mask=v.main_mask, extra_mask=v.extra_mask,
+                        plus=v.plus, flags=v.flags, stake_cents=row.stake_cents, addon_cents=row.addon_cents)
+
+        return line_of
+
+    return _load_in_batches(actor, job, draw, stream, report, checker, None, writer_of)
 
 
 def import_file(*, actor, draw: Draw, path: str) -> RetailImport:

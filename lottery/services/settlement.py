@@ -2,15 +2,19 @@
 
 A `SettlementRun` row is the source of truth. A worker claims it with a compare-and-set UPDATE
 (pending, failed, or running with a stale heartbeat); every later write checks it still holds the
-claim. The run records what is done as it is done:
+claim (`lottery.pipeline.Claim`). Counting, writing and checking are the settlement strategy of the
+draw's game (`lottery.games.registry`: `BitmaskSettlement` for the number games, `BucketSettlement`
+for the others); this module claims, checks the preconditions, asks the strategy and finishes. The
+run records what is done as it is done:
 
 1. counting: tier counts, turnover and stakes in one set-based query (path A, `lottery.matching`);
    the prize engine turns them into prizes; tier results and the chunk plan (from the import
    records and the sequence-numbered lines) are stored.
 2. writing: for each chunk of line ids, the winning lines are inserted with their prizes (path B)
-   and the chunk is marked done, in one transaction: a chunk is written exactly once. On PostgreSQL
-   (`_count_and_write`) worker connections read the chunks with path B while path A counts, hold
-   the winners in a temporary table of their session, and write them once the prizes are known.
+   and the chunk is marked done, in one transaction: a chunk is written exactly once. On PostgreSQL,
+   for a strategy with ``parallel_ok`` (`count_and_write`), worker connections read the chunks with
+   path B while path A counts, hold the winners in a temporary table of their session, and write
+   them once the prizes are known.
 3. checking: winners per class, boosted winners and money per class, counted from the written rows,
    must equal path A and the engine; else the run halts with a significant audit event.
 4. finishing: run settled, draw settled, rollovers handed to the next draw of the game.
