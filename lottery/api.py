@@ -23,6 +23,7 @@ from compliance.api_errors import error_responses
 
 from . import serializers as s
 from . import services
+from .games import registry
 from .models import Draw, RetailImport
 from .selectors import WinnerFilter, winners_page
 
@@ -85,8 +86,7 @@ class _DrawStep(APIView):
         raise NotImplementedError
 
 
-RESULT_FIELDS = ("numbers", "additional", "stars", "viking", "plus", "kunkku", "lucky", "bonus", "date", "letter",
-                 "digits", "city", "number")
+RESULT_FIELDS = registry.result_fields()  # every game's result fields (their codecs say which)
 
 
 def _result(data: dict) -> dict:

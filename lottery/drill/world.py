@@ -113,7 +113,7 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
     result entered (not yet confirmed). Wagers are placed in one transaction, so the minute job that
     opens and closes sales never sees the draw half built."""
     from lottery import services
-    from lottery.formats import line_format
+    from lottery.games import registry
     from lottery.models import Draw, Game
     from lottery.salesfile import write_sales_file
     from lottery.services.retail import retail_import
@@ -154,7 +154,7 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
                 services.wager_place(actor=CHANNEL_ACTOR, draw=draw, player=player, session=sessions[p],
                                      reference=f"drill-{draw.pk}-{p}-{w}", lines=lines, now=placed_at)
         services.draw_close_sales(actor=DRILL_ACTOR, draw=draw)
-    fmt = line_format("lotto", draw.ruleset.params)
+    fmt = registry.get(draw.game.code).codec.line_format(draw.ruleset.params)
     path = write_sales_file(fmt, spec.lines, rng, draw, first=_class_winners(rng, result))
     try:
         with open(path, "rb") as stream:

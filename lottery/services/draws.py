@@ -42,7 +42,9 @@ from compliance.errors import either, lazy_cents, lazy_format
 from compliance.models import Approval
 from compliance.money import format_cents
 
-from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
+from ..formats import UnsupportedGame
+from ..games import registry
+from ..games.messages import domain_message
 from ..models import (
     GAME_CHOICES,
     Draw,
@@ -59,8 +61,6 @@ from ..rules.errors import RulesError
 from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 
 S = DrawState
-MAIN_GAMES_WITH_ADDONS = ("lotto", "vikinglotto", "eurojackpot")  # §2
-ADDON_GAMES = ("jokeri", "lomatonni")
 CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
 # Four-eyes kinds (compliance.approvals) of this module; payouts.py has lottery.payout and lottery.large_win.
 RESULT_KIND = "lottery.result"
@@ -209,8 +209,9 @@ def games_sync() -> list[Game]:
         }
         game, _created = Game.objects.update_or_create(code=code, defaults=values)
         out[code] = game
-    for code in MAIN_GAMES_WITH_ADDONS:
-        out[code].addons.set([out[a] for a in ADDON_GAMES])
+    for spec in registry.all():  # §2: the games each game takes as add-ons, as its spec declares
+        if spec.addons and spec.code in out:
+            out[spec.code].addons.set([out[a] for a in spec.addons])
     return list(out.values())
 
 
@@ -346,10 +347,11 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
         raise DrawInputError(NO_JACKPOT, game=draw.game.name, ruleset=str(draw.ruleset))
     if jackpot_cents is not None and jackpot_cents < 0:
         raise DrawInputError(_("The jackpot cannot be negative."))
-    if draw.game.code == "milli" and jackpot_cents is not None:
-        limit = draw.ruleset.params["classes"][0].get("max_jackpot")
-        if limit is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
-            raise DrawInputError(_("The Milli jackpot is at most %(limit)s (§31)."), limit=lazy_cents(limit_cents))
+    # A rule version may bound the jackpot of its first class (Milli's, §31).
+    limit = (draw.ruleset.params.get("classes") or [{}])[0].get("max_jackpot")
+    if limit is not None and jackpot_cents is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
+        raise DrawInputError(_("The %(game)s jackpot is at most %(limit)s (§31)."), game=draw.game.name,
+                             limit=lazy_cents(limit_cents))
     before = {"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class}
     draw.jackpot_cents = jackpot_cents
     if to_highest_class is not None:
@@ -474,11 +476,12 @@ def close_due_draws(*, actor: str = "system:draw_clock", now: dt.datetime | None
 
 def _parse(draw: Draw, numbers: Mapping[str, Any]):
     try:
-        return parse_result(draw.game.code, draw.ruleset.params, numbers)
+        return registry.get(draw.game.code).codec.parse_result(draw.ruleset.params, numbers)
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
-    except RulesError as exc:
-        raise DrawInputError(str(exc)) from None
+    except RulesError as exc:  # the engine's or the codec's: translated by its code where known
+        template, params = domain_message(exc)
+        raise DrawInputError(template, **params) from None
 
 
 def _next_result_version(draw: Draw) -> int:
@@ -499,7 +502,7 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
         raise DrawStateError(_("A retail sales file is still being imported for %(draw)s (import %(import)s, "
                                "%(file)s); enter the result once it has finished."),
                              draw=str(draw), file=busy.file_name, **{"import": busy.pk})
-    if draw.game.code not in PIPELINE_GAMES:
+    if draw.game.code not in registry.REGISTRY:
         raise DrawInputError(_("%(game)s results are not supported by the draw pipeline."), game=draw.game.name)
     if now < draw.draw_at:
         raise DrawStateError(_("%(draw)s is drawn at %(time)s; enter its result after that."),

@@ -1,5 +1,9 @@
 """Wagers from sales channels (digest §2, §7, §9): validated, screened, debited, stored in one go.
 
+Each line is read by the codec of its draw's game (`lottery.games.registry`); add-on lines (Jokeri,
+Lomatonni, §2) go to the add-on draw of their game linked to the wager's draw, which must be open for
+sales too, and the wager's stake is the sum of all its lines' fees, in whichever draw they are.
+
 A wager is binding once it is paid and accepted (§7): the stake is debited from the player's game
 account (after `compliance.screening.screen` through `players.services.account_stake`) in the same
 transaction that stores the wager and its lines. A refusal says why and stores nothing but the
@@ -18,8 +22,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from compliance.audit import audit_record
+from compliance.errors import lazy_format
 
-from ..formats import NUMBER_GAMES, UnsupportedGame, line_format, parse_line
+from ..formats import UnsupportedGame
+from ..games import registry
+from ..games.messages import domain_message
 from ..models import Draw, DrawState, Line, Wager
 from ..rules.errors import RulesError
 from .errors import DrawInputError, DrawStateError
@@ -61,32 +68,61 @@ def _lines(draw: Draw, lines: Sequence[Mapping[str, Any]]) -> list[Line]:
         raise DrawInputError(_("A wager needs at least one line."))
     if len(lines) > MAX_LINES:
         raise DrawInputError(_("A wager has at most %(max)s lines."), max=MAX_LINES)
-    if draw.game.code not in NUMBER_GAMES:  # Keno, Jokeri, ...: their own line formats
-        from ..games.wagers import game_lines
+    return game_lines(draw, lines)
 
-        return game_lines(draw, lines)
+
+def game_lines(draw: Draw, lines: Sequence[Mapping[str, Any]], *, addon: Any = None) -> list[Line]:
+    """Validated lines of a draw, each read by the codec of the draw's game (its fields, `stake_cents`
+    and the fee of its add-on: `addon_cents`, or `plus_cents` for Plussa). `addon`: the add-on game's
+    name when these are the add-on lines of a main-game wager (the errors say "Jokeri add-on line 2")."""
     try:
-        fmt = line_format(draw.game.code, draw.ruleset.params)
+        codec = registry.get(draw.game.code).codec
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
+    params = draw.ruleset.params
     out = []
     for i, spec in enumerate(lines, start=1):
-        secondary = list(spec.get("stars") or ([spec["viking"]] if spec.get("viking") is not None else []))
-        plus = spec.get("plus")
+        where = (lazy_format(_("line %(line)s"), line=i) if addon is None
+                 else lazy_format(_("%(game)s add-on line %(line)s"), game=addon, line=i))
         stake = spec.get("stake_cents")
-        plus_cents = spec.get("plus_cents") or 0
-        if not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE_CENTS:
-            raise DrawInputError(_("line %(line)s: stake_cents must be a whole number from 1 to %(max)s"),
-                                 line=i, max=MAX_STAKE_CENTS)
-        if (plus is None) != (plus_cents == 0) or plus_cents < 0:
-            raise DrawInputError(_("line %(line)s: a Plussa line (with a plus number) pays plus_cents; others pay none"),
-                                 line=i)
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE_CENTS:
+            raise DrawInputError(_("%(where)s: stake_cents must be a whole number from 1 to %(max)s"),
+                                 where=where, max=MAX_STAKE_CENTS)
         try:
-            parsed = parse_line(fmt.game, draw.ruleset.params, list(spec.get("numbers") or []), secondary, plus)
+            values, fee = codec.wager_line(params, spec)
         except RulesError as exc:
-            raise DrawInputError(_("line %(line)s: %(problem)s"), line=i, problem=str(exc)) from None
-        out.append(Line(draw_id=draw.pk, main_mask=parsed.main_mask, extra_mask=parsed.extra_mask, plus=parsed.plus,
-                        stake_cents=stake, addon_cents=plus_cents))
+            template, params = domain_message(exc)
+            raise DrawInputError(_("%(where)s: %(problem)s"), where=where,
+                                 problem=lazy_format(template, **params)) from None
+        out.append(Line(draw_id=draw.pk, main_mask=values.main_mask, extra_mask=values.extra_mask, plus=values.plus,
+                        flags=values.flags, stake_cents=stake, addon_cents=fee))
+    return out
+
+
+def addon_lines(main_draw: Draw, specs: Sequence[Mapping[str, Any]], now: dt.datetime) -> list[Line]:
+    """The add-on lines of a main-game wager (each spec names its `game`, §2), in the add-on draws
+    linked to the main draw, which are share-locked like it and must be open for sales too."""
+    addon_games = registry.addon_games()
+    by_game: dict[str, list[Mapping[str, Any]]] = {}
+    for i, spec in enumerate(specs, start=1):
+        game = spec.get("game")
+        if game not in addon_games:
+            raise DrawInputError(_("add-on line %(line)s: game must be one of %(games)s"), line=i,
+                                 games=", ".join(addon_games))
+        by_game.setdefault(game, []).append(spec)
+    out: list[Line] = []
+    for game, lines in by_game.items():
+        name = registry.get(game).codec.name
+        target = (Draw.objects.filter(main_draw=main_draw, game__code=game).exclude(state=DrawState.CANCELLED)
+                  .order_by("pk").values_list("pk", flat=True).first())
+        if target is None:
+            raise DrawStateError(_("%(draw)s has no %(game)s draw linked to it to play as an add-on."),
+                                 draw=str(main_draw), game=name)
+        draw = _share_lock(target)
+        if draw.state != DrawState.OPEN or not draw.sales_open_at <= now < draw.sales_close_at:
+            raise DrawStateError(_("%(draw)s is not open for sales (it is %(state)s)."),
+                                 draw=str(draw), state=DrawState(draw.state).label)
+        out += game_lines(draw, lines, addon=name)
     return out
 
 
@@ -127,8 +163,6 @@ def wager_place(
                                  draw=str(draw), state=DrawState(draw.state).label)
         rows = _lines(draw, lines)
         if addons:
-            from ..games.wagers import addon_lines
-
             rows += addon_lines(draw, addons, now)
         total = sum(r.stake_cents + r.addon_cents for r in rows)
         try:
