@@ -20,12 +20,11 @@ from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from players.identity import identifier_hash
-from players.rules import identifier_problem, normalise_name
-
 from . import file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
+from .idcodes import identifier_problem, normalise_name
+from .identity import identifier_hash
 from .jobs import job_enqueue
 from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
 

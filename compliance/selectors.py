@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import QuerySet
 
-from .models import AuditEvent
+from .idcodes import normalise_name
+from .models import AuditEvent, ScreeningDecision
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,6 @@ def audit_object_types() -> list[str]:
 def screening_decisions(*, since=None, until=None, person=None, name: str = "", action: str = "",
                         allowed: bool | None = None, code: str = ""):
     """The screening log, newest first, filtered. `code` matches one reason code of the decision."""
-    from django.db import connection
-
-    from players.rules import normalise_name
-
-    from .models import ScreeningDecision
-
     qs = ScreeningDecision.objects.select_related("person").order_by("-created_at", "-pk")
     if since:
         qs = qs.filter(created_at__gte=since)

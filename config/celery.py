@@ -12,6 +12,10 @@ from celery import Celery, signals
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("valvoja")
+# The one app of every thread of the process: the apps publish through `celery.current_app` (they do
+# not import the project), and Celery's "current" app is per thread, so it is made the default too
+# (jobs are also published from the dispatcher thread and from the web server's request threads).
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

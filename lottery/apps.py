@@ -38,7 +38,7 @@ class LotteryConfig(AppConfig):
 
         from compliance.jobs import register_job_kind
 
-        from . import services  # noqa: F401
+        from . import registrations, services  # noqa: F401  (services: approval kinds register at import)
 
         register_job_kind("lottery.tasks.settle_run", label=_("Settlement"),
                           retry_permission="lottery.manage_settlement")
@@ -48,3 +48,4 @@ class LotteryConfig(AppConfig):
                           retry_permission="lottery.approve_settlement")
         register_job_kind("lottery.tasks.retail_import_run", label=_("Retail sales import"),
                           retry_permission="lottery.import_sales")
+        registrations.register()

@@ -15,12 +15,12 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.identity import encryption_available
 from compliance.models import AuditEvent, ScreeningDecision
 
 from . import selectors, services
 from .errors import PlayerError
 from .forms import IdentifierSearchForm, PayoutPaidForm, PlayerSearchForm, VerifyForm
-from .identity import encryption_available
 from .models import OperatorLimit, PendingPayout, Player, PlaySession, SessionReminder
 
 VIEW_PLAYERS = ("compliance.access_backoffice", "players.view_player")

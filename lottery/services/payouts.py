@@ -24,8 +24,12 @@ from django.utils import timezone
 
 from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
+from compliance.jobs import job_enqueue, progress
 from compliance.models import Approval
 from compliance.money import format_cents
+from players.errors import PlayerError
+from players.models import GameAccount
+from players.services import account_adjust, account_prize, account_refund
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -60,15 +64,11 @@ def _enqueue_pay(draw_id: int, actor=PAYOUT_ACTOR):
     attaches to it (a running one pays once more, so payouts made due meanwhile are paid). Called with
     the draw id only (benchmarks and drills replace it with `lambda draw_id: ...`); who asked is in the
     audit event of the change that calls it."""
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind="lottery.tasks.pay_draw", key=f"lottery.pay_draw:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
 
 def _enqueue_refunds(draw_id: int, actor=PAYOUT_ACTOR):
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind="lottery.tasks.pay_refunds", key=f"lottery.pay_refunds:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
@@ -235,11 +235,6 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     Each payout is one ledger entry under its own reference, posted and recorded in one transaction;
     a rerun after a crash finds the entry (the ledger replays the reference) or pays what is left.
     """
-    from compliance.jobs import progress
-    from players.errors import PlayerError
-    from players.models import GameAccount
-    from players.services import account_adjust, account_prize
-
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     credited = diverted = 0
@@ -303,10 +298,6 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
 def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     """Refund the stakes of a cancelled draw to the players' game accounts (§8); retail refunds stay
     due for the point of sale. One ledger entry per wager; safe to run again."""
-    from players.errors import PlayerError
-    from players.models import GameAccount
-    from players.services import account_refund
-
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     refunds = WagerRefund.objects.filter(draw=draw, state=WagerRefund.State.DUE, wager__player_id__isnull=False)

@@ -17,6 +17,9 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from compliance.audit import audit_record
+from players.errors import PlayerError
+from players.models import Channel
+from players.services import account_stake
 
 from ..formats import NUMBER_GAMES, UnsupportedGame, line_format, parse_line
 from ..models import Draw, DrawState, Line, Wager
@@ -38,7 +41,6 @@ def _channel(actor) -> str:
     wagers, so nobody can file wagers as the retail pseudo-channel or as another channel)."""
     if isinstance(actor, str):  # a job or a test inside the system: "channel:<code>"
         return actor.removeprefix("channel:")[:32]
-    from players.models import Channel
 
     code = Channel.objects.filter(user_id=actor.pk, active=True).values_list("code", flat=True).first()
     if code is None:
@@ -102,9 +104,6 @@ def wager_place(
     """Place a player's wager for an open draw. Raises DrawStateError (sales not open), DrawInputError
     (bad lines) or a players.errors.PlayerError (refused by screening or the ledger). `addons`: Jokeri
     and Lomatonni lines (each with its `game`) in the add-on draws linked to the draw (§2)."""
-    from players.errors import PlayerError
-    from players.services import account_stake
-
     now = now or timezone.now()
     channel = _channel(actor)
     reference = (reference or "").strip()
