@@ -7,8 +7,8 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, not at the top: the app registry must be ready before compliance's models load.
-        from compliance.roles import register_grants
+        from compliance.plugins import register_app
 
-        # No role is granted casino permissions yet; registering makes its tables count for the
-        # Auditor (every view permission) and the Administrator (every permission).
-        register_grants("casino", {})
+        # No role is granted casino permissions and it has no pages yet; registering makes its tables
+        # count for the Auditor (every view permission) and the Administrator (every permission).
+        register_app("casino", grants={})

@@ -6,17 +6,10 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from . import demo
-from .navigation import NavEntry, register_navigation
-from .reports.kinds import AUDIT_EXTRACT, EXCLUSION_HITS, register_kind
-from .roles import (
-    ADMINISTRATOR,
-    AUDITOR,
-    COMPLIANCE_OFFICER,
-    DRAW_SUPERVISOR,
-    OPERATOR,
-    SALES_CHANNEL,
-    register_grants,
-)
+from .navigation import NavEntry
+from .plugins import register_app
+from .reports.kinds import AUDIT_EXTRACT, EXCLUSION_HITS
+from .roles import ADMINISTRATOR, AUDITOR, COMPLIANCE_OFFICER, DRAW_SUPERVISOR, OPERATOR, SALES_CHANNEL
 
 # Back-office access and the API, for every staff role.
 STAFF = ["compliance.access_backoffice", "compliance.use_api"]
@@ -57,8 +50,5 @@ NAVIGATION = [
 
 
 def register() -> None:
-    register_grants("compliance", GRANTS)
-    register_navigation("compliance", NAVIGATION)
-    register_kind(AUDIT_EXTRACT)
-    register_kind(EXCLUSION_HITS)
-    demo.register_demo("compliance", demo.seed)
+    register_app("compliance", grants=GRANTS, navigation=NAVIGATION, report_kinds=(AUDIT_EXTRACT, EXCLUSION_HITS),
+                 demo=demo.seed)

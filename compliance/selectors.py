@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from .idcodes import normalise_name
-from .models import AuditEvent, ScreeningDecision
+from .models import AuditEvent, ExclusionRegistry, RegistryImport, ScreeningDecision
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,6 @@ def registry_overview():
     """Each registry with its entry count, latest import and whether it is stale."""
     from django.db.models import Count
     from django.utils import timezone
-
-    from .models import ExclusionRegistry, RegistryImport
 
     now = timezone.now()
     out = []

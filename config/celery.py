@@ -30,6 +30,7 @@ _stops = {}
 
 @signals.worker_ready.connect
 def _worker_ready(sender=None, **kwargs):
+    # Imported when the signal fires, not at the top: this module loads before Django's apps are ready.
     from compliance.jobs import start_heartbeat_thread
 
     # The node name and the process: two workers started with the same name still count as two.
@@ -41,7 +42,7 @@ def _worker_ready(sender=None, **kwargs):
 def _worker_shutdown(sender=None, **kwargs):
     entry = _stops.pop("worker", None)
     if entry:
-        from compliance.jobs import process_gone
+        from compliance.jobs import process_gone  # as above: loaded before the apps are ready
 
         entry[0].set()
         try:
@@ -54,7 +55,7 @@ def _worker_shutdown(sender=None, **kwargs):
 def _beat_init(sender=None, **kwargs):
     from django.conf import settings
 
-    from compliance.jobs import start_dispatcher_thread
+    from compliance.jobs import start_dispatcher_thread  # as above: loaded before the apps are ready
 
     if getattr(settings, "JOBS_DISPATCHER_IN_BEAT", True):
         _stops["dispatcher"] = start_dispatcher_thread(f"beat@{socket.gethostname()}:{os.getpid()}")

@@ -34,6 +34,7 @@ class LotteryConfig(AppConfig):
         # The draw pipeline's four-eyes kinds (lottery.result, .correction, .payout, .large_win) are
         # registered with compliance.approvals when the services load; the approvals page needs them.
         # The durable jobs of the pipeline (compliance.jobs) and who may send a stalled one again.
+        # Imported here, not at the top: the app registry must be ready before the models load.
         from django.utils.translation import gettext_lazy as _
 
         from compliance.jobs import register_job_kind

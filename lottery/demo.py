@@ -11,12 +11,24 @@ import random
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from .formats import line_format
+from .games import retail_header
+from .models import Draw, Game
+from .services import (
+    close_due_draws,
+    draw_schedule,
+    pay_draw,
+    result_confirm,
+    result_enter,
+    settlement_approve,
+)
+from .services import settlement as settlement_service
+from .services.retail import retail_import
+
 ACTOR = "system:seed_demo"
 
 
 def _sales_file(draw, lines: int, seed: int) -> io.BytesIO:
-    from .formats import line_format
-
     rng = random.Random(seed)
     fmt = line_format(draw.game.code, draw.ruleset.params)
     sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=3)).isoformat()
@@ -39,8 +51,6 @@ def _sales_file(draw, lines: int, seed: int) -> io.BytesIO:
 def _game_sales_file(draw, lines: int, seed: int) -> io.BytesIO:
     """Retail sales of a Keno or Jokeri draw (lottery.games columns): random tickets of 1-4 lines,
     a third of them with the add-on (Kunkku, Tuplaus)."""
-    from .games import retail_header
-
     rng = random.Random(seed)
     header = retail_header(draw.game.code)
     sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=2)).isoformat()
@@ -68,18 +78,6 @@ def _game_sales_file(draw, lines: int, seed: int) -> io.BytesIO:
 
 
 def seed(stdout=None) -> None:
-    from .models import Draw, Game
-    from .services import (
-        close_due_draws,
-        draw_schedule,
-        pay_draw,
-        result_confirm,
-        result_enter,
-        settlement_approve,
-    )
-    from .services import settlement as settlement_service
-    from .services.retail import retail_import
-
     users = {u.username: u for u in get_user_model().objects.filter(username__in=["operator", "supervisor", "supervisor2"])}
     if len(users) < 3:
         return

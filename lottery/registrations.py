@@ -5,17 +5,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from compliance.demo import register_demo
-from compliance.navigation import NavEntry, register_navigation
-from compliance.reports.kinds import register_kind
-from compliance.roles import (
-    AUDITOR,
-    COMPLIANCE_OFFICER,
-    DRAW_SUPERVISOR,
-    OPERATOR,
-    SALES_CHANNEL,
-    register_grants,
-)
+from compliance import roles
+from compliance.navigation import NavEntry
+from compliance.plugins import register_app
 
 from . import demo
 from .reports import DRAW_PAYOUT, LARGE_WINS
@@ -36,13 +28,13 @@ DRAW_SUPERVISION = [
 PAYOUT_APPROVAL = ["lottery.approve_settlement"]
 
 GRANTS = {
-    OPERATOR: [*PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS],
-    DRAW_SUPERVISOR: [*PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL],
-    COMPLIANCE_OFFICER: [*PRIZE_RULES, *DRAW_VIEWS, *PAYOUT_APPROVAL, "lottery.approve_large_win"],
+    roles.OPERATOR: [*PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS],
+    roles.DRAW_SUPERVISOR: [*PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL],
+    roles.COMPLIANCE_OFFICER: [*PRIZE_RULES, *DRAW_VIEWS, *PAYOUT_APPROVAL, "lottery.approve_large_win"],
     # The calculator changes nothing, so the read-only role may use it to check published prizes.
-    AUDITOR: ["lottery.use_prize_calculator"],
+    roles.AUDITOR: ["lottery.use_prize_calculator"],
     # A sales channel sells wagers on open draws over the API.
-    SALES_CHANNEL: ["lottery.view_draw", "lottery.submit_wager", "lottery.view_wager"],
+    roles.SALES_CHANNEL: ["lottery.view_draw", "lottery.submit_wager", "lottery.view_wager"],
 }
 
 NAVIGATION = [
@@ -53,10 +45,7 @@ NAVIGATION = [
 
 
 def register() -> None:
-    register_grants("lottery", GRANTS)
-    register_navigation("lottery", NAVIGATION)
-    register_kind(DRAW_PAYOUT)
-    register_kind(LARGE_WINS)
-    # The draws are settled and paid by the demo staff, who exist before any seeder runs; the demo
-    # players play no lottery, so the lottery's demo needs no other app's.
-    register_demo("lottery", demo.seed)
+    # The demo draws are settled and paid by the demo staff, who exist before any seeder runs; the
+    # demo players play no lottery, so the lottery's demo needs no other app's.
+    register_app("lottery", grants=GRANTS, navigation=NAVIGATION, report_kinds=(DRAW_PAYOUT, LARGE_WINS),
+                 demo=demo.seed)

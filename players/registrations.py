@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from compliance.demo import register_demo
-from compliance.navigation import NavEntry, register_navigation
-from compliance.reports.kinds import register_kind
-from compliance.roles import COMPLIANCE_OFFICER, OPERATOR, SALES_CHANNEL, register_grants
+from compliance import roles
+from compliance.navigation import NavEntry
+from compliance.plugins import register_app
 
 from . import demo
 from .reports import PLAYER_PROTECTION
@@ -22,14 +21,14 @@ PLAYER_VIEWS = [
 ]
 
 GRANTS = {
-    OPERATOR: [*PLAYER_VIEWS, "players.release_payout", "players.search_identifier"],
-    COMPLIANCE_OFFICER: [
+    roles.OPERATOR: [*PLAYER_VIEWS, "players.release_payout", "players.search_identifier"],
+    roles.COMPLIANCE_OFFICER: [
         *PLAYER_VIEWS, "players.verify_person", "players.reveal_identifier", "players.search_identifier",
         # Money out needs a second person: a recorded bank payout, a channel's prize above its limit.
         "players.release_payout", "players.approve_channel_prize",
     ],
     # What a sales channel does for its players over the API.
-    SALES_CHANNEL: [
+    roles.SALES_CHANNEL: [
         "players.add_player", "players.view_player", "players.view_ledgerentry", "players.verify_person",
         "players.transact", "players.manage_protection",
     ],
@@ -39,7 +38,4 @@ NAVIGATION = [NavEntry("players:search", _("Players"), "players.view_player")]
 
 
 def register() -> None:
-    register_grants("players", GRANTS)
-    register_navigation("players", NAVIGATION)
-    register_kind(PLAYER_PROTECTION)
-    register_demo("players", demo.seed)
+    register_app("players", grants=GRANTS, navigation=NAVIGATION, report_kinds=(PLAYER_PROTECTION,), demo=demo.seed)
