@@ -27,9 +27,11 @@ from compliance.audit import audit_record
 from compliance.jobs import job_enqueue, progress
 from compliance.models import Approval
 from compliance.money import format_cents
+
+# Looked up on the module at each call, so that a test (or a fault drill) can cut a posting half way.
+from players import services as player_services
 from players.errors import PlayerError
 from players.models import GameAccount
-from players.services import account_adjust, account_prize, account_refund
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -255,10 +257,10 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                 if account is None:
                     raise DrawStateError(f"player {locked.player_id} has no game account")
                 if locked.amount_cents > 0:
-                    posting = account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
+                    posting = player_services.account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
                                             reference=locked.ledger_reference, game=draw.game.code)
                 else:
-                    posting = account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
+                    posting = player_services.account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
                                              reference=locked.ledger_reference,
                                              note=f"Correction of {draw} (settlement version {payout.run.version})")
                 entry = posting.entry
@@ -309,7 +311,7 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
                 if locked.state != WagerRefund.State.DUE:
                     continue
                 account = GameAccount.objects.get(player_id=refund.wager.player_id)
-                account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
+                player_services.account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
                                reference=f"lottery-refund:{draw.pk}:{refund.wager_id}", game=draw.game.code,
                                note=f"{draw} cancelled")
                 locked.state = WagerRefund.State.PAID

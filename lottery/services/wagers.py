@@ -17,9 +17,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from compliance.audit import audit_record
+
+# Looked up on the module at each call, as in payouts (tests cut a posting half way there).
+from players import services as player_services
 from players.errors import PlayerError
 from players.models import Channel
-from players.services import account_stake
 
 from ..formats import NUMBER_GAMES, UnsupportedGame, line_format, parse_line
 from ..models import Draw, DrawState, Line, Wager
@@ -126,7 +128,7 @@ def wager_place(
             rows += addon_lines(draw, addons, now)
         total = sum(r.stake_cents + r.addon_cents for r in rows)
         try:
-            account_stake(actor=actor, account=player.account, amount_cents=total,
+            player_services.account_stake(actor=actor, account=player.account, amount_cents=total,
                           reference=f"wager:{channel}:{reference}", session=session, game=draw.game.code, now=now)
         except PlayerError as exc:
             # The screening decision is kept (it is committed with this transaction); nothing else is.
