@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from .approvals import ApprovalRefused, approval_request, register_approval_handler
 from .audit import _plain, audit_record
 from .models import Approval, AuditEvent
+from .roles import ADMINISTRATOR, ROLES
 from .services import staff_set_roles
 
 CONTROL_KIND = "compliance.control_change"
@@ -124,8 +125,6 @@ register_control("django_celery_beat.periodictask",
 @transaction.atomic
 def role_grant_request(*, actor, user, roles: list[str], request=None) -> Approval:
     """Ask for `roles` to be added to `user` (a second person decides; `compliance.change_role_grant`)."""
-    from .roles import ROLES
-
     unknown = sorted(set(roles) - set(ROLES))
     if unknown:
         raise ValueError(f"Unknown role(s): {', '.join(unknown)}.")
@@ -150,7 +149,6 @@ def staff_roles_change(*, actor, user, roles: list[str], request=None) -> list[s
 def _grant_roles(approval: Approval, *, approver) -> None:
     user = get_user_model().objects.get(pk=int(approval.target_id))
     before = sorted(user.groups.values_list("name", flat=True))
-    from .roles import ADMINISTRATOR
 
     user.groups.add(*Group.objects.filter(name__in=approval.payload["roles"]))
     if ADMINISTRATOR in approval.payload["roles"] and not user.is_staff:

@@ -30,7 +30,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from celery import Task
+from celery import Task, current_app
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
@@ -150,8 +150,7 @@ def publish(job_id: int) -> str:
     """Hand a queued job to the broker: "sent", "skipped" (not queued, or not due yet) or "error"
     (the broker did not take it; the job stays queued for the dispatcher). Never raises, never waits
     longer than the broker's short connect and publish timeouts."""
-    from config.celery import app
-
+    app = current_app  # the project's app: config.celery makes it the default of every thread
     now = timezone.now()
     job = Job.objects.filter(pk=job_id, state=S.QUEUED, not_before__lte=now).only("pk", "kind", "args").first()
     if job is None:

@@ -21,15 +21,15 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from players.identity import identifier_hash
-from players.rules import identifier_problem, normalise_name
-
 from . import file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
 from .errors import RuleRefused, stored_message
+from .idcodes import identifier_problem, normalise_name
+from .identity import identifier_hash
 from .jobs import job_enqueue
 from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
+from .services import exclusion_entry_add
 
 log = logging.getLogger(__name__)
 IMPORT_KIND = "registry.import"
@@ -282,12 +282,8 @@ def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[byt
 
 
 def _attach(active: RegistryImport) -> RegistryImport | None:
-    if active.state == RegistryImport.State.QUEUED or file_jobs.is_stale(active, stale_seconds=_stale_seconds()):
-        if not active.stored_file:
-            _stopped(active, "the check stopped before it finished (its process ended); nothing was staged")
-            return None
-        _start(active.pk)  # re-sends a lost message; a repeated one does nothing (the claim)
-    return active
+    return file_jobs.attach(active, stale_seconds=_stale_seconds(), start=_start, stopped=lambda batch: _stopped(
+        batch, "the check stopped before it finished (its process ended); nothing was staged"))
 
 
 def _start(import_id: int) -> None:
@@ -429,8 +425,6 @@ def ban_add(*, actor, registry: ExclusionRegistry, reason: str, national_id: str
             first_name: str = "", last_name: str = "", birth_date=None, starts_at=None, ends_at=None,
             request=None) -> ExclusionEntry:
     """An operator ban, an insider or a restricted person, decided by staff (`actor`) with a reason."""
-    from .services import exclusion_entry_add
-
     if registry.kind not in STAFF_KEPT_KINDS:
         raise RegistryImportError(_("%(registry)s is filled by imports only."), registry=str(registry))
     if not reason.strip():

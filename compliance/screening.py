@@ -14,16 +14,16 @@ in that transaction: services commit it even when they refuse (see players.servi
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone, translation
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-
-from players import rules
-from players import selectors as player_selectors
 
 from .audit import audit_record
 from .models import ScreeningDecision
@@ -64,6 +64,37 @@ CHECKS: dict[str, tuple[str, ...]] = {
 }
 
 EXCLUSION_CODES = {"registry_excluded", "self_excluded"}
+
+
+@dataclass(frozen=True)
+class PlayerSide:
+    """What the gate reads of the players app: its protection rules (pure) and its queries. compliance
+    imports no capability app (DESIGN §1), so players registers these from PlayersConfig.ready()."""
+
+    effective_min_age: Callable[[str, dict[str, int]], int]  # (jurisdiction, configured) -> years
+    has_reached_age: Callable[[dt.date, int, dt.date], bool]  # (birth date, years, on)
+    active_self_exclusion: Callable[[Any, dt.datetime], Any]  # (person, now) -> SelfExclusion | None
+    effective_limits: Callable[[Any, dt.datetime], list]  # (player, now) -> [limit with kind, period, value]
+    window: Callable[[str, dt.datetime], tuple[dt.datetime, dt.datetime]]  # (period, now) -> [start, end)
+    deposited_cents: Callable[[Any, dt.datetime, dt.datetime], int]  # (account, start, end)
+    net_loss_cents: Callable[[Any, dt.datetime, dt.datetime], int]  # (account, start, end)
+    play_seconds: Callable[[Any, dt.datetime, dt.datetime, dt.datetime], int]  # (player, start, end, now)
+    cap_room: Callable[[int, int], int]  # (balance, cap) -> what may still be credited
+    split_credit: Callable[[int, int, int], tuple[int, int]]  # (amount, balance, cap) -> (credited, diverted)
+
+
+_player_side: PlayerSide | None = None
+
+
+def register_player_side(side: PlayerSide) -> None:
+    global _player_side
+    _player_side = side
+
+
+def _players() -> PlayerSide:
+    if _player_side is None:
+        raise ImproperlyConfigured("No player side is registered with compliance.screening (PlayersConfig.ready).")
+    return _player_side
 
 
 @dataclass
@@ -121,7 +152,7 @@ _REASONS: dict[str, Any] = {
     "balance_cap": _("A game account may hold at most %(cap)s; at most %(room)s can be deposited now."),
     "balance_cap_diverted": _("%(diverted)s exceeds the balance cap and goes to a pending bank payout."),
 }
-_PER = {rules.DAY: _("per day"), rules.WEEK: _("per week"), rules.MONTH: _("per month")}
+_PER = {"day": _("per day"), "week": _("per week"), "month": _("per month")}  # players.rules.DAY, WEEK, MONTH
 
 
 def _render_reason(code: str, params: dict[str, Any]) -> str:
@@ -168,9 +199,9 @@ def _check_account(c: _Context) -> None:
 
 
 def _check_age(c: _Context) -> None:
-    minimum = rules.effective_min_age(c.person.jurisdiction, settings.PLAYER_MIN_AGE)
-    today = c.now.astimezone(player_selectors.operator_zone()).date()
-    if not rules.has_reached_age(c.person.birth_date, minimum, today):
+    minimum = _players().effective_min_age(c.person.jurisdiction, settings.PLAYER_MIN_AGE)
+    today = c.now.astimezone(ZoneInfo(settings.TIME_ZONE)).date()
+    if not _players().has_reached_age(c.person.birth_date, minimum, today):
         c.deny("under_age", {"min_age": minimum}, min_age=minimum)
 
 
@@ -190,7 +221,7 @@ def _check_registries(c: _Context) -> None:
 def _check_self_exclusion(c: _Context) -> None:
     if c.person.pk is None:
         return
-    exclusion = player_selectors.active_self_exclusion(c.person, c.now)
+    exclusion = _players().active_self_exclusion(c.person, c.now)
     if exclusion is not None:
         params = {} if exclusion.permanent else {"until": f"{timezone.localtime(exclusion.ends_at):%Y-%m-%d %H:%M}"}
         c.deny(
@@ -216,10 +247,10 @@ def _check_reminder(c: _Context) -> None:
 
 
 def _limit_check(c: _Context, kind: str, used_fn) -> None:
-    for limit in player_selectors.effective_limits(c.player, c.now):
+    for limit in _players().effective_limits(c.player, c.now):
         if limit.kind != kind or limit.value is None:
             continue
-        start, end = player_selectors.window(limit.period, c.now)
+        start, end = _players().window(limit.period, c.now)
         used = used_fn(start, end)
         if kind == "time":
             if used >= limit.value * 60:
@@ -241,19 +272,19 @@ def _limit_check(c: _Context, kind: str, used_fn) -> None:
 
 
 def _check_deposit_limits(c: _Context) -> None:
-    _limit_check(c, "deposit", lambda s, e: player_selectors.deposited_cents(c.account, s, e))
+    _limit_check(c, "deposit", lambda s, e: _players().deposited_cents(c.account, s, e))
 
 
 def _check_loss_limits(c: _Context) -> None:
-    _limit_check(c, "loss", lambda s, e: player_selectors.net_loss_cents(c.account, s, e))
+    _limit_check(c, "loss", lambda s, e: _players().net_loss_cents(c.account, s, e))
 
 
 def _check_time_limits(c: _Context) -> None:
-    _limit_check(c, "time", lambda s, e: player_selectors.play_seconds(c.player, s, e, c.now))
+    _limit_check(c, "time", lambda s, e: _players().play_seconds(c.player, s, e, c.now))
 
 
 def _check_cap(c: _Context) -> None:
-    room = rules.cap_room(c.account.balance_cents, c.account.cap_cents)
+    room = _players().cap_room(c.account.balance_cents, c.account.cap_cents)
     c.allowed_amount = room
     if c.amount > room:
         c.deny(
@@ -268,7 +299,7 @@ def _check_cap_split(c: _Context) -> None:
     if c.account is None:
         c.deny("no_account")
         return
-    credited, diverted = rules.split_credit(c.amount, c.account.balance_cents, c.account.cap_cents)
+    credited, diverted = _players().split_credit(c.amount, c.account.balance_cents, c.account.cap_cents)
     c.allowed_amount = credited
     if diverted:
         # Not a refusal: a note on an allowed decision, so the log says why the credit was split.

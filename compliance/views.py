@@ -40,6 +40,8 @@ from .models import (
     Report,
 )
 from .refusals import show_refusal
+from .reports import report_request
+from .reports.render import report_file_name
 from .selectors import (
     AuditFilter,
     audit_actions,
@@ -281,9 +283,11 @@ class ReportListView(StaffPermissionRequired, TemplateView):
         ctx = super().get_context_data(**kwargs)
         today = timezone.localdate()
         initial = {"since": today.replace(day=1), "until": today, "language": self.request.LANGUAGE_CODE[:2]}
-        # Preselected from a link (e.g. ?kind=draw_payout&draw=12).
-        initial.update({k: v for k, v in self.request.GET.items() if k in ("kind", "draw", "draw_id", "game")})
-        ctx["form"] = ReportForm(initial=initial)
+        form = ReportForm(initial=initial)
+        # Preselected from a link (e.g. ?kind=draw_payout&draw=12): the kind and the fields the kinds add.
+        preset = set(form.fields) - {"language", "since", "until"}
+        form.initial.update({k: v for k, v in self.request.GET.items() if k in preset})
+        ctx["form"] = form
         ctx["kind_fields"] = ReportForm.kind_fields()
         ctx["reports"] = Report.objects.all()[:50]
         return ctx
@@ -294,8 +298,6 @@ class ReportCreateView(StaffPermissionRequired, View):
     http_method_names = ["post"]
 
     def post(self, request):
-        from .reports import report_request
-
         form = ReportForm(request.POST)
         if not form.is_valid():
             messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
@@ -325,8 +327,6 @@ class ReportDownloadView(StaffPermissionRequired, View):
         field = {"pdf": r.pdf, "csv": r.csv}.get(fmt)
         if r.status != Report.Status.DONE or not field:
             raise Http404("The report is not ready.")
-        from .reports.render import report_file_name
-
         name = report_file_name(r, fmt)
         return FileResponse(field.open("rb"), as_attachment=True, filename=name,
                             content_type="application/pdf" if fmt == "pdf" else "text/csv; charset=utf-8")

@@ -20,6 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance.api_errors import error_responses
+from players.models import PlaySession
+from players.selectors import channel_of, players_visible_to
 
 from . import serializers as s
 from . import services
@@ -244,14 +246,11 @@ class WagerPlaceAPI(APIView):
                               **error_responses(404, 422, e404="No such player (of the caller's) or draw",
                                                  e422="Refused by player protection or the ledger")})
     def post(self, request):
-        from players.models import PlaySession
-
         from .services.wagers import wager_place
 
         form = s.WagerPlaceSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        from players.selectors import players_visible_to
 
         player = players_visible_to(request.user).select_related("account").filter(pk=data["player"]).first()
         if player is None:
@@ -273,8 +272,6 @@ class WagerDetailAPI(RetrieveAPIView):
     serializer_class = s.WagerSerializer
 
     def get_queryset(self):
-        from players.selectors import channel_of
-
         from .models import Wager
 
         qs = Wager.objects.all()

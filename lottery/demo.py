@@ -12,6 +12,17 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from .games import registry
+from .models import Draw, Game
+from .services import (
+    close_due_draws,
+    draw_schedule,
+    pay_draw,
+    result_confirm,
+    result_enter,
+    settlement_approve,
+)
+from .services import settlement as settlement_service
+from .services.retail import retail_import
 
 ACTOR = "system:seed_demo"
 
@@ -37,18 +48,6 @@ def _sales_file(draw, lines: int, seed: int) -> io.BytesIO:
 
 
 def seed(stdout=None) -> None:
-    from .models import Draw, Game
-    from .services import (
-        close_due_draws,
-        draw_schedule,
-        pay_draw,
-        result_confirm,
-        result_enter,
-        settlement_approve,
-    )
-    from .services import settlement as settlement_service
-    from .services.retail import retail_import
-
     users = {u.username: u for u in get_user_model().objects.filter(username__in=["operator", "supervisor", "supervisor2"])}
     if len(users) < 3:
         return

@@ -8,7 +8,7 @@ codec's (`lottery.games.<game>`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,10 +77,3 @@ class ParsedLine:
     plus: int | None
 
 
-def result_text(numbers: Mapping[str, Any]) -> str:
-    """The text of a canonical result, by the game whose result has its keys (`lottery.games.registry`).
-    Kept here for `compliance.reports.draws`, which moves into the lottery with issue 16 and then asks
-    the registry itself; `lottery.formats` sits below `lottery.games`, hence the import inside."""
-    from .games.registry import result_text as registry_result_text  # see the docstring: a temporary reach up
-
-    return registry_result_text(numbers)

@@ -29,12 +29,13 @@ from compliance import screening
 from compliance.approvals import ApprovalRefused, approval_request, register_approval_handler
 from compliance.audit import audit_record
 from compliance.controls import register_control
+from compliance.idcodes import IdentifierInvalid, finnish_id_birth_date, normalise_name
+from compliance.identity import decrypt_identifier, encrypt_identifier, identifier_hash
 from compliance.models import Approval, AuditEvent
 from compliance.money import format_cents
 
 from . import rules
 from .errors import Conflict, InvalidRequest, PlayerError, Refused
-from .identity import decrypt_identifier, encrypt_identifier, identifier_hash
 from .models import (
     RESERVED_CHANNEL_CODES,
     Channel,
@@ -134,8 +135,8 @@ def player_register(
         )
     if id_country == "FI":
         try:
-            encoded = rules.finnish_id_birth_date(national_id)
-        except rules.IdentifierInvalid as exc:
+            encoded = finnish_id_birth_date(national_id)
+        except IdentifierInvalid as exc:
             raise InvalidRequest(
                 "invalid_identifier", _("The national identifier is not valid: %(problem)s."),
                 params={"problem": IDENTIFIER_PROBLEMS[exc.code]},
@@ -147,7 +148,7 @@ def player_register(
     person = Person(
         first_name=first_name.strip(),
         last_name=last_name.strip(),
-        name_normalised=rules.normalise_name(first_name, last_name),
+        name_normalised=normalise_name(first_name, last_name),
         birth_date=birth_date,
         national_id_hash=identifier_hash(national_id, id_country),
         national_id_encrypted=encrypt_identifier(national_id, id_country),

@@ -16,13 +16,13 @@ from django.views.generic import TemplateView
 
 from compliance.access import StaffPermissionRequired
 from compliance.errors import DomainError
+from compliance.identity import encryption_available
 from compliance.models import AuditEvent, ScreeningDecision
 from compliance.refusals import show_refusal
 from compliance.screening import reason_message
 
 from . import selectors, services
 from .forms import IdentifierSearchForm, PayoutPaidForm, PlayerSearchForm, VerifyForm
-from .identity import encryption_available
 from .models import OperatorLimit, PendingPayout, Player, PlaySession, SessionReminder
 
 VIEW_PLAYERS = ("compliance.access_backoffice", "players.view_player")

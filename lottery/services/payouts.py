@@ -26,8 +26,14 @@ from django.utils.translation import gettext_lazy as _
 from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
 from compliance.errors import lazy_format
+from compliance.jobs import job_enqueue, progress
 from compliance.models import Approval
 from compliance.money import format_cents
+
+# Looked up on the module at each call, so that a test (or a fault drill) can cut a posting half way.
+from players import services as player_services
+from players.errors import PlayerError
+from players.models import GameAccount
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -64,15 +70,11 @@ def _enqueue_pay(draw_id: int, actor=PAYOUT_ACTOR):
     attaches to it (a running one pays once more, so payouts made due meanwhile are paid). Called with
     the draw id only (benchmarks and drills replace it with `lambda draw_id: ...`); who asked is in the
     audit event of the change that calls it."""
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind="lottery.tasks.pay_draw", key=f"lottery.pay_draw:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
 
 def _enqueue_refunds(draw_id: int, actor=PAYOUT_ACTOR):
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind="lottery.tasks.pay_refunds", key=f"lottery.pay_refunds:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
@@ -242,11 +244,6 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     Each payout is one ledger entry under its own reference, posted and recorded in one transaction;
     a rerun after a crash finds the entry (the ledger replays the reference) or pays what is left.
     """
-    from compliance.jobs import progress
-    from players.errors import PlayerError
-    from players.models import GameAccount
-    from players.services import account_adjust, account_prize
-
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     credited = diverted = 0
@@ -267,10 +264,10 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                 if account is None:
                     raise DrawStateError(_("player %(player)s has no game account"), player=locked.player_id)
                 if locked.amount_cents > 0:
-                    posting = account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
+                    posting = player_services.account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
                                             reference=locked.ledger_reference, game=draw.game.code)
                 else:
-                    posting = account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
+                    posting = player_services.account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
                                              reference=locked.ledger_reference,
                                              note=f"Correction of {draw} (settlement version {payout.run.version})")
                 entry = posting.entry
@@ -311,10 +308,6 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
 def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     """Refund the stakes of a cancelled draw to the players' game accounts (§8); retail refunds stay
     due for the point of sale. One ledger entry per wager; safe to run again."""
-    from players.errors import PlayerError
-    from players.models import GameAccount
-    from players.services import account_refund
-
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     refunds = WagerRefund.objects.filter(draw=draw, state=WagerRefund.State.DUE, wager__player_id__isnull=False)
@@ -326,7 +319,7 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
                 if locked.state != WagerRefund.State.DUE:
                     continue
                 account = GameAccount.objects.get(player_id=refund.wager.player_id)
-                account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
+                player_services.account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
                                reference=f"lottery-refund:{draw.pk}:{refund.wager_id}", game=draw.game.code,
                                note=f"{draw} cancelled")
                 locked.state = WagerRefund.State.PAID

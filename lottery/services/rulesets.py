@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from compliance.audit import audit_record
 from compliance.errors import InvalidInput, RuleRefused, StateConflict
+from lottery.rules.rulesets import DEFAULT_RULESETS, GAMES, default_params
 
 from ..check_tables import CellDifference, differences
 from ..models import GAME_CHOICES, RuleSet
@@ -125,8 +126,6 @@ def ruleset_publish(
 def _check_params_shape(game: str, params: dict[str, Any]) -> None:
     """Refuse parameters whose structure differs from the game's digest version (a missing or
     misspelt key would otherwise only show up in a settlement)."""
-    from lottery.rules.rulesets import GAMES, default_params
-
     if game not in GAMES:
         raise RuleSetInvalid(gettext_lazy("Unknown game %(game)s; one of %(games)s."),
                              game=game, games=", ".join(GAMES))
@@ -148,8 +147,6 @@ def _check_params_shape(game: str, params: dict[str, Any]) -> None:
 
 def load_default_rulesets(*, actor="system:load_rulesets") -> list[tuple[RuleSet, bool]]:
     """Publish every version of the digest that is not in the database yet (idempotent)."""
-    from lottery.rules.rulesets import DEFAULT_RULESETS
-
     return [
         ruleset_publish(
             actor=actor,

@@ -24,6 +24,11 @@ from django.utils.translation import gettext_lazy as _
 from compliance.audit import audit_record
 from compliance.errors import lazy_format
 
+# Looked up on the module at each call, as in payouts (tests cut a posting half way there).
+from players import services as player_services
+from players.errors import PlayerError
+from players.models import Channel
+
 from ..formats import UnsupportedGame
 from ..games import registry
 from ..games.messages import domain_message
@@ -46,7 +51,6 @@ def _channel(actor) -> str:
     wagers, so nobody can file wagers as the retail pseudo-channel or as another channel)."""
     if isinstance(actor, str):  # a job or a test inside the system: "channel:<code>"
         return actor.removeprefix("channel:")[:32]
-    from players.models import Channel
 
     code = Channel.objects.filter(user_id=actor.pk, active=True).values_list("code", flat=True).first()
     if code is None:
@@ -141,9 +145,6 @@ def wager_place(
     """Place a player's wager for an open draw. Raises DrawStateError (sales not open), DrawInputError
     (bad lines) or a players.errors.PlayerError (refused by screening or the ledger). `addons`: Jokeri
     and Lomatonni lines (each with its `game`) in the add-on draws linked to the draw (§2)."""
-    from players.errors import PlayerError
-    from players.services import account_stake
-
     now = now or timezone.now()
     channel = _channel(actor)
     reference = (reference or "").strip()
@@ -166,7 +167,7 @@ def wager_place(
             rows += addon_lines(draw, addons, now)
         total = sum(r.stake_cents + r.addon_cents for r in rows)
         try:
-            account_stake(actor=actor, account=player.account, amount_cents=total,
+            player_services.account_stake(actor=actor, account=player.account, amount_cents=total,
                           reference=f"wager:{channel}:{reference}", session=session, game=draw.game.code, now=now)
         except PlayerError as exc:
             # The screening decision is kept (it is committed with this transaction); nothing else is.

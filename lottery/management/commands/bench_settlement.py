@@ -23,11 +23,17 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from compliance import roles
+from lottery import services
 from lottery.games import registry
 from lottery.games.base import RetailFormat
 from lottery.matching import popcount_sql
 from lottery.models import Draw, DrawState, Game, RunState
 from lottery.salesfile import write_sales_file
+from lottery.services import payouts as payout_service
+from lottery.services import settlement as settlement_service
+from lottery.services.retail import retail_import
+from lottery.tasks import pay_draw, settle_run
 
 ACTOR = "system:bench_settlement"
 
@@ -52,11 +58,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, write_file: str | None = None,
                **options):
-        from lottery import services
-        from lottery.services import settlement as settlement_service
-        from lottery.services.retail import retail_import
-        from lottery.tasks import settle_run
-
         if lines < 1:
             raise CommandError("--lines must be at least 1")
         rng = random.Random(seed)
@@ -130,8 +131,6 @@ class Command(BaseCommand):
             f"bare classification query: {scan_s:.3f} s ({scan_workers} parallel workers planned; "
             f"without them {scan_serial_s and round(scan_serial_s, 3)} s)"
         )
-        from lottery.services import payouts as payout_service
-        from lottery.tasks import pay_draw
 
         real_pay_enqueue = payout_service._enqueue_pay
         payout_service._enqueue_pay = lambda draw_id: None  # the payout job is run below, timed
@@ -164,8 +163,6 @@ class Command(BaseCommand):
     def _staff(self):
         """Three different staff users with the roles the four-eyes steps need."""
         from django.contrib.auth.models import Group
-
-        from compliance import roles
 
         User = get_user_model()
         out = []
