@@ -5,14 +5,12 @@ Every error answers `{"code": ..., "detail": ..., "fields": {...}}`: `code` a st
 that belong to no field under `non_field_errors`). Refusals may add their own keys (`reasons`,
 `allowed_cents`, ...), which are kept as they are.
 
-The services raise and this module translates (house rule). compliance imports no capability app, so
-an app teaches it its refusals with `register_api_error(ExcType, translate)` from its api module;
-`translate(exc) -> (status, body)`. The most specific registered class of an exception wins.
+The services raise `compliance.errors.DomainError`s and this module answers every one of them the
+same way, `(exc.status, exc.as_dict())`: no app registers its own translation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -21,31 +19,11 @@ from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from .approvals import ApprovalRefused, FourEyesError
 from .errors import DomainError
-
-Translate = Callable[[Exception], "tuple[int, dict[str, Any]]"]
-_TRANSLATORS: dict[type, Translate] = {}
-
-
-def register_api_error(exc_type: type[Exception], translate: Translate) -> None:
-    """Answer exceptions of `exc_type` (and its subclasses) with `translate(exc) -> (status, body)`;
-    the body must hold `code` and `detail`."""
-    _TRANSLATORS[exc_type] = translate
-
-
-def _approval_refused(exc: Exception) -> tuple[int, dict[str, Any]]:
-    if isinstance(exc, FourEyesError):
-        return status.HTTP_403_FORBIDDEN, {"code": "four_eyes", "detail": str(exc)}
-    return status.HTTP_409_CONFLICT, {"code": "refused", "detail": str(exc)}
-
-
-register_api_error(ApprovalRefused, _approval_refused)
-register_api_error(DomainError, lambda exc: (exc.status, exc.as_dict()))
 
 INVALID_DETAIL = _("The request is not valid; see fields.")
 
@@ -56,20 +34,11 @@ def _fields(detail: Any) -> dict[str, Any]:
     return {"non_field_errors": detail if isinstance(detail, list) else [detail]}
 
 
-def _translated(exc: Exception) -> tuple[int, dict[str, Any]] | None:
-    for klass in type(exc).__mro__:
-        if klass in _TRANSLATORS:
-            return _TRANSLATORS[klass](exc)
-    return None
-
-
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's exception handler for the whole API; None (a 500) only for what nobody foresaw."""
-    translated = _translated(exc)
-    if translated is not None:
+    if isinstance(exc, DomainError):
         set_rollback()
-        code, body = translated
-        return Response(body, status=code)
+        return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .audit import _plain, audit_record, request_context
 from .errors import DomainError
@@ -158,9 +159,9 @@ def approval_request(*, actor, kind: str, obj: models.Model | None, payload: dic
         raise ValueError(f"No approval handler is registered for {kind!r}.")
     if isinstance(actor, str):
         if not actor.startswith("system:"):
-            raise FourEyesError('An approval is requested by a signed-in person or a system job ("system:<job>").')
+            raise FourEyesError(_('An approval is requested by a signed-in person or a system job ("system:<job>").'))
     elif not _is_person(actor):
-        raise FourEyesError("An approval must be requested by a signed-in person.")
+        raise FourEyesError(_("An approval must be requested by a signed-in person."))
     approval = Approval.objects.create(
         kind=kind,
         target_type=obj._meta.label_lower if obj is not None else "",
@@ -189,25 +190,27 @@ def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "",
     requester; the decision and the handler's work commit together or not at all."""
     approval = Approval.objects.select_for_update(of=("self",)).select_related("requested_by").get(pk=approval.pk)
     if approval.state != Approval.State.REQUESTED:
-        raise FourEyesError(f"This request was already {approval.get_state_display()}; nothing to decide.")
+        raise FourEyesError(_("This request was already %(state)s; nothing to decide."),
+                            state=Approval.State(approval.state).label)
     if not _is_person(actor):
-        raise FourEyesError("A decision must be made by a signed-in person.")
+        raise FourEyesError(_("A decision must be made by a signed-in person."))
     if actor.pk == approval.requested_by_id:
         raise FourEyesError(
-            "Four-eyes rule: you asked for this yourself, so a different person must approve or reject it."
+            _("Four-eyes rule: you asked for this yourself, so a different person must approve or reject it.")
         )
     if approval.requested_by_id and _shaped_by(actor, approval.requested_by):
         raise FourEyesError(
-            "Four-eyes rule: the person who asked created this account or set its roles, password or second "
-            "factor, so this account may never decide their requests; another person must decide."
+            _("Four-eyes rule: the person who asked created this account or set its roles, password or second "
+              "factor, so this account may never decide their requests; another person must decide.")
         )
     registered = _KINDS.get(approval.kind)
     if registered is not None and registered.permission and not actor.has_perm(registered.permission):
-        raise FourEyesError(f"Deciding {approval.kind} needs the permission {registered.permission}.")
+        raise FourEyesError(_("Deciding %(kind)s needs the permission %(permission)s."),
+                            kind=approval.kind, permission=registered.permission)
     if not approve and registered is not None and registered.rejection_refused:
         raise ApprovalRefused(registered.rejection_refused)
     if approve and registered is None:
-        raise FourEyesError(f"No handler is registered for {approval.kind!r}; nothing was changed.")
+        raise FourEyesError(_("No handler is registered for %(kind)s; nothing was changed."), kind=approval.kind)
     approval.state = Approval.State.APPROVED if approve else Approval.State.REJECTED
     approval.decided_by = actor
     approval.decided_at = now or timezone.now()
@@ -236,9 +239,9 @@ def approval_cancel(*, actor, approval: Approval, note: str = "", now: dt.dateti
     """The requester withdraws a pending request (the kind's `on_cancel` runs in this transaction)."""
     approval = Approval.objects.select_for_update(of=("self",)).get(pk=approval.pk)
     if approval.state != Approval.State.REQUESTED:
-        raise FourEyesError("Only a pending request can be cancelled.")
+        raise FourEyesError(_("Only a pending request can be cancelled."))
     if not _is_person(actor) or actor.pk != approval.requested_by_id:
-        raise FourEyesError("Only the person who asked can cancel a request.")
+        raise FourEyesError(_("Only the person who asked can cancel a request."))
     approval.state = Approval.State.CANCELLED
     approval.decided_at = now or timezone.now()
     approval.note = note
@@ -260,7 +263,7 @@ def approval_void(*, actor, approval: Approval, reason: str, now: dt.datetime | 
     transaction; no handler runs. Audited as `approval.voided` with the reason."""
     approval = Approval.objects.select_for_update(of=("self",)).get(pk=approval.pk)
     if approval.state != Approval.State.REQUESTED:
-        raise FourEyesError("Only a pending request can be made void.")
+        raise FourEyesError(_("Only a pending request can be made void."))
     approval.state = Approval.State.CANCELLED
     approval.decided_at = now or timezone.now()
     approval.note = reason

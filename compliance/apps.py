@@ -7,11 +7,13 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance"
 
     def ready(self) -> None:
+        # Imported here, not at the top: the app registry must be ready before the models load.
         from django.utils.translation import gettext_lazy as _
 
         from . import (  # noqa: F401  (auditing receivers; approval handlers)
             checks,  # noqa: F401  (system checks of the production settings)
             controls,
+            registrations,
             registry_services,
             signals,
         )
@@ -22,5 +24,6 @@ class ComplianceConfig(AppConfig):
                           retry_permission="compliance.add_report")
         register_job_kind("compliance.tasks.registry_import_run", label=_("Register import"),
                           retry_permission="compliance.import_registry")
+        registrations.register()
 
         post_migrate.connect(sync_after_migrate, dispatch_uid="compliance.sync_roles")

@@ -11,6 +11,9 @@ import time
 from django.db import connection
 from django_celery_beat.schedulers import DatabaseScheduler
 
+from .jobs import beat_process, heartbeat_seconds
+from .models import ProcessHeartbeat
+
 log = logging.getLogger(__name__)
 
 
@@ -18,9 +21,6 @@ class Scheduler(DatabaseScheduler):
     _beat_at = 0.0
 
     def tick(self, *args, **kwargs):
-        from .jobs import beat_process, heartbeat_seconds
-        from .models import ProcessHeartbeat
-
         now = time.monotonic()
         if now - self._beat_at >= heartbeat_seconds():
             try:

@@ -8,6 +8,9 @@ only the deployment check. With DEBUG on the keys are derived (dev-only) and nev
 from django.conf import settings
 from django.core.checks import Error, register
 
+from .auditkeys import KeyConfigError, parse
+from .checkpoints import StorageCheckpointStore, get_store
+
 KEYS = (
     (
         "valvoja.E001",
@@ -55,9 +58,6 @@ def identifier_keys_are_set(app_configs=None, **kwargs):
 def audit_key_is_set(app_configs=None, **kwargs):
     """The audit chain's HMAC key is set (valvoja.E004) and well formed (valvoja.E005), and the
     checkpoint store names a usable place (valvoja.E006)."""
-    from .auditkeys import KeyConfigError, parse
-    from .checkpoints import StorageCheckpointStore, get_store
-
     errors = []
     entries = getattr(settings, "AUDIT_HMAC_KEYS", None)
     if not entries:

@@ -20,10 +20,12 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import models, transaction
+from django.utils.translation import gettext_lazy as _
 
 from .approvals import ApprovalRefused, approval_request, register_approval_handler
 from .audit import _plain, audit_record
 from .models import Approval, AuditEvent
+from .roles import ADMINISTRATOR, ROLES
 from .services import staff_set_roles
 
 CONTROL_KIND = "compliance.control_change"
@@ -83,7 +85,8 @@ def _apply_control(approval: Approval, *, approver) -> None:
     p = approval.payload
     control = CONTROLS[p["model"]]
     if not approver.has_perm(control.permission):
-        raise ApprovalRefused(f"Deciding this change needs the permission {control.permission}.")
+        raise ApprovalRefused(_("Deciding this change needs the permission %(permission)s."),
+                              permission=control.permission)
     model = apps.get_model(p["model"])
     if p["operation"] == "create":
         obj = model(**{model._meta.get_field(k).attname: v for k, v in p["changes"].items()})
@@ -92,7 +95,7 @@ def _apply_control(approval: Approval, *, approver) -> None:
     else:
         obj = model.objects.select_for_update().filter(pk=p["pk"]).first()
         if obj is None:
-            raise ApprovalRefused("The row this change is about no longer exists.")
+            raise ApprovalRefused(_("The row this change is about no longer exists."))
         if p["operation"] == "delete":
             obj.delete()
         else:
@@ -122,8 +125,6 @@ register_control("django_celery_beat.periodictask",
 @transaction.atomic
 def role_grant_request(*, actor, user, roles: list[str], request=None) -> Approval:
     """Ask for `roles` to be added to `user` (a second person decides; `compliance.change_role_grant`)."""
-    from .roles import ROLES
-
     unknown = sorted(set(roles) - set(ROLES))
     if unknown:
         raise ValueError(f"Unknown role(s): {', '.join(unknown)}.")
@@ -148,7 +149,6 @@ def staff_roles_change(*, actor, user, roles: list[str], request=None) -> list[s
 def _grant_roles(approval: Approval, *, approver) -> None:
     user = get_user_model().objects.get(pk=int(approval.target_id))
     before = sorted(user.groups.values_list("name", flat=True))
-    from .roles import ADMINISTRATOR
 
     user.groups.add(*Group.objects.filter(name__in=approval.payload["roles"]))
     if ADMINISTRATOR in approval.payload["roles"] and not user.is_staff:

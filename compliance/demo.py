@@ -1,14 +1,64 @@
-"""Demo staff for `manage.py seed_demo`: one user per role, same password, idempotent."""
+"""Demo data for `manage.py seed_demo`: the registry of the apps' demo seeders, the demo staff (one
+user per role, same password) and compliance's own demo registers. Everything is idempotent."""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from . import roles
 from .audit import audit_record
+from .models import ExclusionEntry, ExclusionRegistry
+from .registry_services import ban_add
 from .services import staff_set_roles
 from .tokens import token_issue_once
+
+
+@dataclass(frozen=True)
+class DemoSeeder:
+    app_label: str
+    seed: Callable[[Any], None]  # seed(stdout): makes what is missing, says what it made
+    after: tuple[str, ...] = ()  # apps whose demo data this one needs
+
+
+SEEDERS: dict[str, DemoSeeder] = {}
+
+
+def register_demo(app_label: str, seed: Callable[[Any], None], *, after: tuple[str, ...] = ()) -> None:
+    """Offer an app's demo data to `seed_demo` (from its AppConfig.ready())."""
+    SEEDERS[app_label] = DemoSeeder(app_label, seed, tuple(after))
+
+
+def seeders_in_order() -> list[DemoSeeder]:
+    """Every registered seeder after those it names in `after` (ones not registered are ignored),
+    otherwise in registration order (the order the apps are installed)."""
+    done: list[DemoSeeder] = []
+    placed: set[str] = set()
+    visiting: set[str] = set()
+
+    def place(seeder: DemoSeeder) -> None:
+        if seeder.app_label in placed:
+            return
+        if seeder.app_label in visiting:
+            raise ValueError(f"The demo seeders depend on each other in a circle at {seeder.app_label!r}.")
+        visiting.add(seeder.app_label)
+        for label in seeder.after:
+            if label in SEEDERS:
+                place(SEEDERS[label])
+        visiting.discard(seeder.app_label)
+        placed.add(seeder.app_label)
+        done.append(seeder)
+
+    for seeder in SEEDERS.values():
+        place(seeder)
+    return done
+
 
 DEMO_USERS = [
     # username, role, full name, is_staff (Django admin)
@@ -53,13 +103,6 @@ DEMO_REGISTRIES = [
 
 def seed(stdout) -> None:
     """The staff-kept registers and one operator ban, decided by the demo compliance officer."""
-    import datetime as dt
-
-    from django.utils import timezone
-
-    from .models import ExclusionEntry, ExclusionRegistry
-    from .registry_services import ban_add
-
     registries = {}
     for name, source, kind, jurisdiction in DEMO_REGISTRIES:
         registries[kind], _ = ExclusionRegistry.objects.get_or_create(

@@ -24,14 +24,66 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.functional import Promise
+from django.utils import translation
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from .money import format_cents
 
 
 def _render(value: Any) -> Any:
     if isinstance(value, Promise):
         return str(value)
     return value
+
+
+def _format(template: Any, params: Mapping[str, Any]) -> str:
+    text = str(template)
+    if params:
+        text = text % {k: _render(v) for k, v in params.items()}
+    return text
+
+
+_lazy_format = lazy(_format, str)
+
+
+def lazy_format(template: Any, **params: Any) -> Promise:
+    """`template % params`, rendered when shown (in the language active then): a phrase that goes
+    into another message as a parameter ("the result of %(draw)s")."""
+    return _lazy_format(template, params)
+
+
+def _either(items: tuple[Any, ...]) -> str:
+    texts = [str(i) for i in items]
+    if len(texts) < 2:
+        return "".join(texts)
+    return str(_("%(items)s or %(last)s")) % {"items": ", ".join(texts[:-1]), "last": texts[-1]}
+
+
+#: "a, b or c" in the language active when shown (state labels in a refusal).
+either = lazy(lambda *items: _either(items), str)
+#: An amount for a message, formatted in the language active when shown.
+lazy_cents = lazy(format_cents, str)
+
+
+def stored_message(template: Any, **params: Any) -> dict[str, Any]:
+    """A message to keep in a record (an import's row errors): `message` in English, so the record
+    does not depend on whose request wrote it, and `msgid` and `params` (plain JSON values) to show it
+    again in the reader's language with `shown_message`."""
+    with translation.override(None):
+        msgid = str(template)
+    with translation.override("en"):
+        message = _format(template, params)
+    return {"message": message, "msgid": msgid, "params": params}
+
+
+def shown_message(record: Mapping[str, Any], key: str = "message") -> str:
+    """A stored message (`stored_message`) in the language active now; a record written before
+    messages kept their msgid shows its English `key`."""
+    if "msgid" in record:
+        return gettext(record["msgid"]) % record.get("params", {}) if record.get("params") else gettext(record["msgid"])
+    return record.get(key, "")
 
 
 class DomainError(Exception):
@@ -64,10 +116,7 @@ class DomainError(Exception):
     @property
     def detail(self) -> str:
         """The message in the active language, parameters filled in."""
-        text = str(self.template)
-        if self.params:
-            text = text % {k: _render(v) for k, v in self.params.items()}
-        return text
+        return _format(self.template, self.params)
 
     @property
     def message(self) -> str:

@@ -15,8 +15,9 @@ publishing its phase and progress on the record, which the import's page polls.
   of its own in autocommit, so that the page sees them while the import's transaction is still
   open; elsewhere through the ORM (SQLite allows one writer: the import's own connection).
 
-Models using this carry the fields `state`, `phase`, `progress_done`, `progress_total`,
-`heartbeat_at` and `attempts`, and a `stored_file` name.
+Models using this derive from `compliance.models.FileJobRecord` (the stored file, the job's error,
+progress, heartbeat and claim attempt) and add their `state` and `phase`. `attach` is the one answer
+to a second upload of a file being imported (registry_services, lottery's retail imports).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import hashlib
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 from django.core.files.storage import default_storage
@@ -168,6 +170,20 @@ def is_stale(record, *, stale_seconds: int) -> bool:
     """A running record whose worker has not written for `stale_seconds` (presumed dead)."""
     beat = record.heartbeat_at
     return record.state == RUNNING and (beat is None or beat < timezone.now() - dt.timedelta(seconds=stale_seconds))
+
+
+def attach(active, *, stale_seconds: int, start: Callable[[int], None],
+           stopped: Callable[[Any], None]):
+    """The import a second upload of the same file attaches to, nudged when its job may be lost
+    (`start(pk)` sends it again: a repeated message is harmless, the claim); or None when it had
+    stopped for good, having no stored file to read again (a command-line import whose process
+    ended): `stopped(record)` marks it failed, and the caller queues the upload anew."""
+    if active.state == QUEUED or is_stale(active, stale_seconds=stale_seconds):
+        if not active.stored_file:
+            stopped(active)
+            return None
+        start(active.pk)
+    return active
 
 
 class Progress:

@@ -1,11 +1,15 @@
 import datetime as dt
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from .bounds import BIGINT_MAX, INT_MAX
+from .bounds import BIGINT_MAX
+from .models import ExclusionRegistry, ScreeningDecision
+from .registry_services import IMPORTABLE_KINDS, STAFF_KEPT_KINDS
+from .reports.kinds import KINDS
 from .selectors import AuditFilter
 
 
@@ -67,9 +71,6 @@ class RegistryUploadForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), required=False, max_length=255)
 
     def __init__(self, *args, **kwargs):
-        from .models import ExclusionRegistry
-        from .registry_services import IMPORTABLE_KINDS
-
         super().__init__(*args, **kwargs)
         self.fields["registry"].queryset = ExclusionRegistry.objects.filter(kind__in=IMPORTABLE_KINDS)
 
@@ -89,9 +90,6 @@ class BanForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=255)
 
     def __init__(self, *args, **kwargs):
-        from .models import ExclusionRegistry
-        from .registry_services import STAFF_KEPT_KINDS
-
         super().__init__(*args, **kwargs)
         self.fields["registry"].queryset = ExclusionRegistry.objects.filter(kind__in=STAFF_KEPT_KINDS)
 
@@ -123,15 +121,15 @@ class ScreeningFilterForm(forms.Form):
     code = forms.CharField(label=_("Reason code"), required=False, max_length=40)
 
     def __init__(self, *args, **kwargs):
-        from .models import ScreeningDecision
-
         super().__init__(*args, **kwargs)
         self.fields["action"].choices = [("", _("all")), *ScreeningDecision.Action.choices]
 
 
 class ReportForm(forms.Form):
-    """The reports page's request form. Which fields a kind reads: the period (unless the kind is about
-    one draw) and its `extra_params`; the kind's own check (`ReportKind.prepare`) runs in `clean`."""
+    """The reports page's request form: the kind, the language, the period (unless the kind is about
+    something else, e.g. one draw) and the fields each registered kind adds (`ReportKind.form_fields`,
+    in registration order; a name two kinds share is one field). The kind's own checks
+    (`ReportKind.params_from_form`, then `ReportKind.prepare`) run in `clean`."""
 
     kind = forms.ChoiceField(label=_("Report"))
     language = forms.ChoiceField(label=_("Language"))
@@ -141,34 +139,17 @@ class ReportForm(forms.Form):
     until = forms.DateField(label=_("Until (date, included)"), required=False,
                             widget=forms.DateInput(attrs={"type": "date"}),
                             validators=[MaxValueValidator(dt.date(2999, 12, 31))])
-    actor = forms.CharField(label=_("Actor (audit extract)"), required=False, max_length=150)
-    object_type = forms.CharField(label=_("Object type (audit extract)"), required=False, max_length=100)
-    object_id = forms.CharField(label=_("Object id (audit extract)"), required=False, max_length=64)
-    draw = forms.TypedChoiceField(label=_("Settled draw (draw payout report)"), required=False, coerce=int,
-                                  empty_value=None)
-    draw_id = forms.IntegerField(label=_("or draw id"), required=False, min_value=1, max_value=BIGINT_MAX)
-    version = forms.IntegerField(label=_("Settlement version (empty: the newest settled)"), required=False,
-                                 min_value=1, max_value=INT_MAX)
-    game = forms.ChoiceField(label=_("Game (large wins)"), required=False)
-
-    # The settled draws offered in the select, newest first; older ones are reached by their id.
-    DRAW_CHOICES = 200
 
     def __init__(self, *args, **kwargs):
-        from django.conf import settings
-
-        from .reports import KINDS
-
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(k.key, k.title) for k in KINDS.values()]
         self.fields["language"].choices = settings.LANGUAGES
-        self.fields["draw"].choices = [("", "–"), *settled_draw_choices(self.DRAW_CHOICES)]
-        self.fields["game"].choices = [("", _("all games")), *game_choices()]
+        for definition in KINDS.values():
+            for name, field in definition.fields().items():
+                self.fields.setdefault(name, field)
         self._params: dict = {}
 
     def clean(self):
-        from .reports import KINDS
-
         data = super().clean()
         definition = KINDS.get(data.get("kind") or "")
         if definition is None:
@@ -180,15 +161,8 @@ class ReportForm(forms.Form):
             if data["since"] > data["until"]:
                 raise forms.ValidationError(_("'From' must not be after 'Until'."))
             params = {"since": data["since"].isoformat(), "until": data["until"].isoformat()}
-        for key in definition.extra_params:
-            value = (data.get("draw_id") or data.get("draw")) if key == "draw" else data.get(key)
-            if isinstance(value, str):
-                value = value.strip()
-            if value not in (None, ""):
-                params[key] = value
-        if not definition.period and "draw" in definition.extra_params and "draw" not in params:
-            raise forms.ValidationError(_("Choose a settled draw, or give a draw id."))
         try:
+            params.update(definition.params_from_form(data))
             self._params = definition.prepare(params)
         except ValueError as exc:
             raise forms.ValidationError(str(exc)) from None
@@ -201,30 +175,4 @@ class ReportForm(forms.Form):
     @staticmethod
     def kind_fields() -> dict[str, list[str]]:
         """The fields each kind reads (the page shows only those of the chosen kind)."""
-        from .reports import KINDS
-
-        out = {}
-        for key, k in KINDS.items():
-            names = ["since", "until"] if k.period else []
-            for param in k.extra_params:
-                names += ["draw", "draw_id"] if param == "draw" else [param]
-            out[key] = names
-        return out
-
-
-def settled_draw_choices(limit: int) -> list[tuple[int, str]]:
-    """Draws with a settled settlement, newest draw first: (id, 'Lotto #12 · 2026-03-14')."""
-    from django.db.models import Exists, OuterRef
-    from django.utils import timezone
-
-    from lottery.models import Draw, RunState, SettlementRun
-
-    settled = SettlementRun.objects.filter(draw=OuterRef("pk"), state=RunState.SETTLED)
-    draws = Draw.objects.filter(Exists(settled)).select_related("game").order_by("-draw_at", "-pk")[:limit]
-    return [(d.pk, f"{d} · {timezone.localtime(d.draw_at):%Y-%m-%d}") for d in draws]
-
-
-def game_choices() -> list[tuple[str, str]]:
-    from lottery.models import Game
-
-    return list(Game.objects.order_by("pk").values_list("code", "name"))
+        return {key: (["since", "until"] if k.period else []) + list(k.fields()) for key, k in KINDS.items()}

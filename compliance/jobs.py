@@ -30,7 +30,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from celery import Task
+from celery import Task, current_app
 from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .audit import audit_record
+from .errors import StateConflict
 from .models import Job, ProcessHeartbeat
 
 log = logging.getLogger(__name__)
@@ -105,8 +106,10 @@ def may_retry(user, job: Job) -> bool:
 # enqueue and publish
 # ------------------------------------------------------------------------------------------------
 
-class JobError(Exception):
+class JobError(StateConflict):
     """A job request that cannot be done (the message is for staff)."""
+
+    code = "job_state"
 
 
 def job_enqueue(*, kind: str, key: str, args: dict | None = None, actor=None) -> Job:
@@ -147,8 +150,7 @@ def publish(job_id: int) -> str:
     """Hand a queued job to the broker: "sent", "skipped" (not queued, or not due yet) or "error"
     (the broker did not take it; the job stays queued for the dispatcher). Never raises, never waits
     longer than the broker's short connect and publish timeouts."""
-    from config.celery import app
-
+    app = current_app  # the project's app: config.celery makes it the default of every thread
     now = timezone.now()
     job = Job.objects.filter(pk=job_id, state=S.QUEUED, not_before__lte=now).only("pk", "kind", "args").first()
     if job is None:

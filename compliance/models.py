@@ -200,7 +200,28 @@ class ScreeningDecision(models.Model):
         return f"{self.action}: {'allowed' if self.allowed else 'denied'}"
 
 
-class RegistryImport(models.Model):
+class FileJobRecord(models.Model):
+    """What an import of an uploaded file carries for the file-job machinery (compliance.file_jobs:
+    store_upload, claim, Progress, finish): the stored upload, the job's own error, and the phase's
+    progress, heartbeat and claim attempt. Each import adds its `state` and `phase` (their choices are
+    its own) and what the file makes. Abstract: each app keeps its own table."""
+
+    size_bytes = models.BigIntegerField(default=0)
+    # The upload in the default storage (file_jobs.store_upload); empty when the caller runs the job
+    # itself on a file of its own (the command line).
+    stored_file = models.CharField(max_length=200, blank=True)
+    # Why the job itself stopped (not a row of the file): the exception, for staff and the log.
+    error = models.TextField(blank=True)
+    progress_done = models.BigIntegerField(default=0)  # of the current phase (see each model's Phase)
+    progress_total = models.BigIntegerField(default=0)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # the claim's number: every write is conditioned on it
+
+    class Meta:
+        abstract = True
+
+
+class RegistryImport(FileJobRecord):
     """One file imported into a registry: checked and staged by a worker (the upload is stored first
     and the record made `queued`, compliance.file_jobs), then applied (replacing every previous
     entry of the registry at once) when a second person approves it."""
@@ -222,18 +243,13 @@ class RegistryImport(models.Model):
     registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="imports")
     file_name = models.CharField(_("file"), max_length=255)
     sha256 = models.CharField(_("SHA-256 of the file"), max_length=64)
-    size_bytes = models.BigIntegerField(_("size (bytes)"), default=0)
-    stored_file = models.CharField(max_length=200, blank=True)  # in the default storage (file_jobs.store_upload)
+    size_bytes = models.BigIntegerField(_("size (bytes)"), default=0)  # FileJobRecord's, with its label here
     reason = models.CharField(_("reason"), max_length=255, blank=True)  # for the approval request
     rows = models.PositiveIntegerField(_("rows"), default=0)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.STAGED)
     errors = models.JSONField(_("errors"), default=list, blank=True)
-    error = models.TextField(blank=True)  # why the job itself stopped (not a row of the file)
+    # Progress (FileJobRecord): rows checked, then entries staged.
     phase = models.CharField(max_length=10, choices=Phase.choices, blank=True)
-    progress_done = models.BigIntegerField(default=0)  # rows checked, then entries staged
-    progress_total = models.BigIntegerField(default=0)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

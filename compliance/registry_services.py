@@ -19,15 +19,17 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
-
-from players.identity import identifier_hash
-from players.rules import identifier_problem, normalise_name
+from django.utils.translation import gettext_lazy as _
 
 from . import file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
+from .errors import RuleRefused, stored_message
+from .idcodes import identifier_problem, normalise_name
+from .identity import identifier_hash
 from .jobs import job_enqueue
 from .models import ExclusionEntry, ExclusionRegistry, ExclusionStage, RegistryImport
+from .services import exclusion_entry_add
 
 log = logging.getLogger(__name__)
 IMPORT_KIND = "registry.import"
@@ -44,9 +46,13 @@ LATEST_YEAR_BACK, LATEST_YEAR = 1900, 2999
 MAX_FIELD = csv.field_size_limit()
 
 
-class RegistryImportError(Exception):
-    def __init__(self, message: str, errors: list[dict] | None = None):
-        super().__init__(message)
+class RegistryImportError(RuleRefused):
+    """A register file or entry that is refused; `errors` lists the rows (when a file is)."""
+
+    code = "registry_refused"
+
+    def __init__(self, message, errors: list[dict] | None = None, **params):
+        super().__init__(message, **params)
         self.errors = errors or []
 
 
@@ -93,6 +99,8 @@ class _Times:
 
 
 PROGRESS_LINES = 20_000  # lines between two progress reports while a file is checked
+REPEATS_IDENTIFIER = _("row %(row)s repeats row %(first)s (the same identifier).")
+REPEATS_NAME = _("row %(row)s repeats row %(first)s (the same name and birth date).")
 
 
 def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = None) -> Parsed:
@@ -100,36 +108,41 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
     `progress(line)` is called every PROGRESS_LINES lines."""
     out = Parsed()
 
-    def err(line: int, message: str) -> None:
+    def err(line: int, template, **params) -> None:
+        """A row error: stored in English with what shows it in the reader's language (`error`,
+        `msgid`, `params`; `compliance.errors.shown_message(e, "error")`)."""
         out.error_count += 1
         if len(out.errors) < MAX_REPORTED_ERRORS:
-            out.errors.append({"row": line, "error": message})
+            stored = stored_message(template, **params)
+            out.errors.append({"row": line, "error": stored["message"], "msgid": stored["msgid"],
+                               "params": stored["params"]})
 
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        err(1, "The file is not UTF-8 text.")
+        err(1, _("The file is not UTF-8 text."))
         return out
     if "\x00" in text:
-        err(text.count("\n", 0, text.index("\x00")) + 1, "The line holds a NUL character: the file is not CSV text.")
+        err(text.count("\n", 0, text.index("\x00")) + 1, _("The line holds a NUL character: the file is not CSV text."))
         return out
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        err(1, f"The header is not CSV: {exc}.")
+        err(1, _("The header is not CSV: %(problem)s."), problem=str(exc))
         return out
     if not header:
-        err(1, "The file is empty; the first line must name the columns.")
+        err(1, _("The file is empty; the first line must name the columns."))
         return out
     header = [h.strip().lower() for h in header]
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
-        err(1, f"Unknown column(s): {', '.join(unknown)}. Allowed: {', '.join(COLUMNS)}.")
+        err(1, _("Unknown column(s): %(unknown)s. Allowed: %(allowed)s."),
+            unknown=", ".join(unknown), allowed=", ".join(COLUMNS))
     if "starts" not in header:
-        err(1, "The column 'starts' is required.")
+        err(1, _("The column 'starts' is required."))
     if "identifier" not in header and not {"last_name", "birth_date"} <= set(header):
-        err(1, "Either 'identifier' or 'last_name' and 'birth_date' columns are required.")
+        err(1, _("Either 'identifier' or 'last_name' and 'birth_date' columns are required."))
     if out.errors:
         return out
     idx = {name: header.index(name) for name in COLUMNS if name in header}
@@ -141,7 +154,8 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
         try:
             raw = next(reader, None)
         except csv.Error as exc:  # e.g. a field longer than MAX_FIELD characters; the rest cannot be read
-            err(reader.line_num, f"Not CSV: {exc} (at most {MAX_FIELD} characters a field).")
+            err(reader.line_num, _("Not CSV: %(problem)s (at most %(max)s characters a field)."),
+                problem=str(exc), max=MAX_FIELD)
             break
         if raw is None:
             break
@@ -151,7 +165,7 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
         if not raw or (len(raw) == 1 and not raw[0].strip()):
             continue
         if len(raw) != width:
-            err(line, f"Expected {width} values, found {len(raw)}.")
+            err(line, _("Expected %(width)s values, found %(found)s."), width=width, found=len(raw))
             continue
         get = lambda name: raw[idx[name]].strip() if name in idx else ""  # noqa: E731
         identifier, country = get("identifier"), (get("country") or "FI").upper()
@@ -161,47 +175,47 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
             try:
                 birth = dt.date.fromisoformat(birth_text)
             except ValueError:
-                err(line, f"birth_date {birth_text!r} is not a date (YYYY-MM-DD).")
+                err(line, _("birth_date %(value)s is not a date (YYYY-MM-DD)."), value=repr(birth_text))
                 continue
         if not identifier and not (last and birth):
-            err(line, "Each row needs an identifier, or a last name and a birth date.")
+            err(line, _("Each row needs an identifier, or a last name and a birth date."))
             continue
         if len(country) != 2 or not country.isascii() or not country.isalpha():
-            err(line, f"country {country!r} must be a two-letter code.")
+            err(line, _("country %(value)s must be a two-letter code."), value=repr(country))
             continue
         if birth is not None and not (LATEST_YEAR_BACK <= birth.year <= timezone.localdate().year):
-            err(line, f"birth_date {birth_text!r} is not a possible birth date.")
+            err(line, _("birth_date %(value)s is not a possible birth date."), value=repr(birth_text))
             continue
         if identifier and (problem := identifier_problem(identifier, country)):
-            err(line, f"identifier: {problem}.")
+            err(line, _("identifier: %(problem)s."), problem=problem)
             continue
         try:
             starts = times.at(get("starts"), end=False)
         except ValueError:
-            err(line, f"starts {get('starts')!r} is not a date (YYYY-MM-DD) or an ISO date-time.")
+            err(line, _("starts %(value)s is not a date (YYYY-MM-DD) or an ISO date-time."), value=repr(get("starts")))
             continue
         ends = None
         if get("ends"):
             try:
                 ends = times.at(get("ends"), end=True)
             except ValueError:
-                err(line, f"ends {get('ends')!r} is not a date (YYYY-MM-DD) or an ISO date-time.")
+                err(line, _("ends %(value)s is not a date (YYYY-MM-DD) or an ISO date-time."), value=repr(get("ends")))
                 continue
             if ends <= starts:
-                err(line, "ends is before starts.")
+                err(line, _("ends is before starts."))
                 continue
         id_hash = identifier_hash(identifier, country) if identifier else ""
         name = normalise_name(first, last) if (first or last) else ""
         # One row per person: the same identifier, or (without one) the same name and birth date.
         key = ("id", id_hash) if id_hash else ("name", name, birth)
         if key in seen:
-            err(line, f"row {line} repeats row {seen[key]} (the same {'identifier' if id_hash else 'name and birth date'}).")
+            err(line, REPEATS_IDENTIFIER if id_hash else REPEATS_NAME, row=line, first=seen[key])
             continue
         seen[key] = line
         external = get("external_id")[:100]
         out.rows.append((id_hash, name, birth, starts, ends, external))
     if not out.rows and not out.error_count:
-        err(1, "The file has no entries.")
+        err(1, _("The file has no entries."))
     return out
 
 
@@ -237,10 +251,11 @@ def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[byt
     checked is not queued again, its import is returned (attached). RegistryImportError (nothing
     recorded) for a registry that takes no files. `store=False`: the caller runs the job itself."""
     if registry.kind not in IMPORTABLE_KINDS:
-        raise RegistryImportError(f"{registry} is kept by staff entry by entry; it cannot be replaced by a file.")
+        raise RegistryImportError(_("%(registry)s is kept by staff entry by entry; it cannot be replaced by a file."),
+                                  registry=str(registry))
     sha, size = file_jobs.fingerprint(stream)
     name = file_jobs.store_upload(stream, sha) if store else ""
-    for _ in range(3):
+    for _attempt in range(3):
         active = RegistryImport.objects.filter(registry=registry, sha256=sha, state__in=file_jobs.ACTIVE).first()
         if active is not None:
             attached = _attach(active)
@@ -263,16 +278,12 @@ def registry_import_submit(*, actor, registry: ExclusionRegistry, stream: IO[byt
         except IntegrityError:  # the same file queued by another request meanwhile: attach to it
             continue
         return batch, False
-    raise RegistryImportError("The same file is being handed in by several requests at once; try again.")
+    raise RegistryImportError(_("The same file is being handed in by several requests at once; try again."))
 
 
 def _attach(active: RegistryImport) -> RegistryImport | None:
-    if active.state == RegistryImport.State.QUEUED or file_jobs.is_stale(active, stale_seconds=_stale_seconds()):
-        if not active.stored_file:
-            _stopped(active, "the check stopped before it finished (its process ended); nothing was staged")
-            return None
-        _start(active.pk)  # re-sends a lost message; a repeated one does nothing (the claim)
-    return active
+    return file_jobs.attach(active, stale_seconds=_stale_seconds(), start=_start, stopped=lambda batch: _stopped(
+        batch, "the check stopped before it finished (its process ended); nothing was staged"))
 
 
 def _start(import_id: int) -> None:
@@ -297,11 +308,11 @@ def registry_import_run(import_id: int, *, data: bytes | None = None) -> Registr
     try:
         if data is None:
             if not batch.stored_file:
-                raise RegistryImportError("the import has no stored file to read")
+                raise RegistryImportError(_("the import has no stored file to read"))
             with default_storage.open(batch.stored_file, "rb") as stored:
                 data = stored.read()
         if hashlib.sha256(data).hexdigest() != batch.sha256:
-            raise RegistryImportError("the stored file does not match the SHA-256 recorded when it was handed in")
+            raise RegistryImportError(_("the stored file does not match the SHA-256 recorded when it was handed in"))
         return _check_and_stage(batch, data, progress)
     except file_jobs.ImportLost:
         log.warning("registry import %s: taken over by another worker; this attempt's work is undone", import_id)
@@ -368,7 +379,8 @@ def _apply_import(approval, *, approver) -> None:
     """Approval handler: swap the staged rows in for the registry's entries, in the decider's transaction."""
     batch = RegistryImport.objects.select_for_update().get(pk=approval.target_id)
     if batch.state != RegistryImport.State.STAGED:
-        raise FourEyesError(f"Import {batch.pk} is {batch.get_state_display()}; it cannot be applied.")
+        raise FourEyesError(_("Import %(import)s is %(state)s; it cannot be applied."),
+                            state=RegistryImport.State(batch.state).label, **{"import": batch.pk})
     registry = ExclusionRegistry.objects.select_for_update().get(pk=batch.registry_id)
     now = timezone.now()
     with connection.cursor() as cur:
@@ -413,12 +425,10 @@ def ban_add(*, actor, registry: ExclusionRegistry, reason: str, national_id: str
             first_name: str = "", last_name: str = "", birth_date=None, starts_at=None, ends_at=None,
             request=None) -> ExclusionEntry:
     """An operator ban, an insider or a restricted person, decided by staff (`actor`) with a reason."""
-    from .services import exclusion_entry_add
-
     if registry.kind not in STAFF_KEPT_KINDS:
-        raise RegistryImportError(f"{registry} is filled by imports only.")
+        raise RegistryImportError(_("%(registry)s is filled by imports only."), registry=str(registry))
     if not reason.strip():
-        raise RegistryImportError("A ban needs a reason.")
+        raise RegistryImportError(_("A ban needs a reason."))
     return exclusion_entry_add(
         actor=actor, registry=registry, national_id=national_id, id_country=id_country, first_name=first_name,
         last_name=last_name, birth_date=birth_date, starts_at=starts_at, ends_at=ends_at, reason=reason.strip(),
@@ -430,11 +440,11 @@ def ban_lift_request(*, actor, entry: ExclusionEntry, reason: str, request=None)
     """Ask for a ban to end now, before its end; a second person must approve."""
     now = timezone.now()
     if entry.ends_at is not None and entry.ends_at <= now:
-        raise RegistryImportError("This entry is no longer in force.")
+        raise RegistryImportError(_("This entry is no longer in force."))
     if entry.registry.kind not in STAFF_KEPT_KINDS:
-        raise RegistryImportError("Entries of imported registers change only with the next import.")
+        raise RegistryImportError(_("Entries of imported registers change only with the next import."))
     if not reason.strip():
-        raise RegistryImportError("Lifting a ban early needs a reason.")
+        raise RegistryImportError(_("Lifting a ban early needs a reason."))
     return approval_request(actor=actor, kind=LIFT_KIND, obj=entry,
                             payload={"registry": entry.registry.name,
                                      "ends_at": entry.ends_at.isoformat() if entry.ends_at else None},
@@ -446,7 +456,7 @@ def _lift_ban(approval, *, approver) -> None:
     now = timezone.now()
     before = {"ends_at": entry.ends_at}
     if entry.ends_at is not None and entry.ends_at <= now:
-        raise FourEyesError("The ban has already ended; nothing to lift.")
+        raise FourEyesError(_("The ban has already ended; nothing to lift."))
     entry.ends_at = max(now, entry.starts_at + dt.timedelta(microseconds=1))
     entry.lifted_at = now
     entry.save(update_fields=["ends_at", "lifted_at"])

@@ -1,7 +1,9 @@
 """Staff roles: Django groups and the permissions each holds.
 
-The groups are (re)built from ROLE_PERMISSIONS after every `migrate`, so the table below is the one
-place to read or change who may do what. Each later capability adds its permissions here.
+The roles are compliance's; the permissions are each app's. Every app declares, per role, what the
+role gets of its own permissions (`register_grants`, from its `AppConfig.ready()`), and the groups are
+(re)built after every `migrate` from the union of the declarations. The Auditor and the Administrator
+are computed besides: every "view" permission, or every permission, of the apps that registered.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
+from .schedules import sync_schedules
+
 OPERATOR = "Operator"
 DRAW_SUPERVISOR = "Draw supervisor"
 COMPLIANCE_OFFICER = "Compliance officer"
@@ -22,72 +26,33 @@ ADMINISTRATOR = "Administrator"
 SALES_CHANNEL = "Sales channel"
 ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR, SALES_CHANNEL)
 
-PROJECT_APPS = ("compliance", "players", "lottery", "casino")
-# Apps whose tables the Administrator also manages in the Django admin.
+# Apps whose tables the Administrator also manages in the Django admin (third-party, not capabilities).
 ADMIN_EXTRA_APPS = ("auth", "knox", "django_celery_beat")
 
-STAFF = ["compliance.access_backoffice", "compliance.use_api"]
+# app label -> role -> the app's own permissions ("app_label.codename") the role gets, in
+# registration order (the project's apps: their permissions also make the Auditor and Administrator).
+GRANTS: dict[str, dict[str, list[str]]] = {}
 
-# Explicit grants per role. The Auditor and the Administrator are computed (see role_permissions).
-PRIZE_RULES = ["lottery.view_ruleset", "lottery.use_prize_calculator"]
 
-# The staff player page and what it shows (docs/players.md).
-PLAYER_VIEWS = [
-    "players.view_player", "players.view_person", "players.view_gameaccount", "players.view_ledgerentry",
-    "players.view_pendingpayout", "players.view_playerlimit", "players.view_operatorlimit",
-    "players.view_playsession", "players.view_sessionreminder", "players.view_selfexclusion",
-    "compliance.view_screeningdecision", "players.view_channel",
-]
-# What a sales channel does for its players over the API; no back office, no staff pages.
-CHANNEL = [
-    "compliance.use_api", "players.add_player", "players.view_player", "players.view_ledgerentry",
-    "players.verify_person", "players.transact", "players.manage_protection",
-    "lottery.view_draw", "lottery.submit_wager", "lottery.view_wager",
-]
+def register_grants(app_label: str, grants: dict[str, list[str]]) -> None:
+    """Declare what each role gets of `app_label`'s own permissions. An app with no grants registers
+    `{}`: its tables still count for the Auditor (view) and the Administrator (all)."""
+    for role, perms in grants.items():
+        if role not in ROLES:
+            raise ValueError(f"{app_label} grants permissions to an unknown role {role!r}.")
+        foreign = [p for p in perms if p.split(".", 1)[0] != app_label]
+        if foreign:
+            raise ValueError(f"{app_label} may grant only its own permissions, not {', '.join(foreign)}.")
+    GRANTS[app_label] = {role: list(perms) for role, perms in grants.items()}
 
-# The draw pipeline (docs/draws.md): who sees draws, winners and imports, and who does each step.
-DRAW_VIEWS = [
-    "lottery.view_game", "lottery.view_draw", "lottery.view_drawresult", "lottery.view_settlementrun",
-    "lottery.view_tierresult", "lottery.view_winning", "lottery.view_wager", "lottery.view_line",
-    "lottery.view_retailimport", "lottery.view_wagerrefund", "lottery.view_payout",
-]
-DRAW_OPERATIONS = ["lottery.manage_draw", "lottery.enter_result", "lottery.import_sales"]
-# Second pair of eyes: confirmation, correction, cancellation and settlement reruns.
-DRAW_SUPERVISION = [
-    "lottery.confirm_result", "lottery.correct_result", "lottery.cancel_draw", "lottery.manage_settlement",
-]
-# Money out: a settlement's approval for payout, and a large win's own approval.
-PAYOUT_APPROVAL = ["lottery.approve_settlement"]
-# The approvals page and its decisions (compliance.approvals). Which kinds a person may decide is
-# limited by each kind's own permission (lottery.confirm_result, compliance.import_registry, ...).
-FOUR_EYES = ["compliance.view_approval", "compliance.decide_approval"]
 
-ROLE_PERMISSIONS: dict[str, list[str]] = {
-    OPERATOR: [*STAFF, *PRIZE_RULES, *PLAYER_VIEWS, "players.release_payout", "players.search_identifier",
-               *DRAW_VIEWS, *DRAW_OPERATIONS],
-    DRAW_SUPERVISOR: [*STAFF, *PRIZE_RULES, *DRAW_VIEWS, *DRAW_OPERATIONS, *DRAW_SUPERVISION, *PAYOUT_APPROVAL,
-                      *FOUR_EYES, "compliance.view_job"],
-    COMPLIANCE_OFFICER: [
-        *STAFF, "compliance.view_auditevent", *PRIZE_RULES, *PLAYER_VIEWS, *DRAW_VIEWS, *PAYOUT_APPROVAL,
-        "lottery.approve_large_win",
-        "compliance.view_exclusionregistry", "compliance.view_exclusionentry",
-        "players.verify_person", "players.reveal_identifier", "players.search_identifier",
-        # Money out needs a second person: a recorded bank payout, a channel's prize above its limit.
-        "players.release_payout", "players.approve_channel_prize",
-        # Compliance tools (docs/compliance.md): dashboard, registries and their imports, bans and their
-        # early lifting, four-eyes decisions, screening log, live-register calls, reports.
-        "compliance.view_compliance_dashboard", "compliance.view_registryimport", "compliance.import_registry",
-        "compliance.add_exclusionentry", "compliance.change_exclusionentry", "compliance.view_registrycall",
-        "compliance.view_approval", "compliance.decide_approval", "compliance.view_report", "compliance.add_report",
-        "compliance.view_job",
-        # Second person for staff roles and control switches (compliance.controls).
-        "compliance.approve_role_grant", "compliance.approve_control_change",
-    ],
-    # The calculator changes nothing, so the read-only role may use it to check published prizes.
-    AUDITOR: [*STAFF, "lottery.use_prize_calculator"],
-    ADMINISTRATOR: [*STAFF],
-    SALES_CHANNEL: CHANNEL,
-}
+def project_apps() -> tuple[str, ...]:
+    return tuple(GRANTS)
+
+
+def declared_permissions(role: str) -> set[str]:
+    """The union of what the apps grant the role."""
+    return {perm for grants in GRANTS.values() for perm in grants.get(role, ())}
 
 
 def _perm_key(perm: Permission) -> str:
@@ -96,18 +61,18 @@ def _perm_key(perm: Permission) -> str:
 
 def role_permissions(role: str) -> set[str]:
     """Every permission the role holds, as "app_label.codename"."""
-    granted = set(ROLE_PERMISSIONS[role])
+    granted = declared_permissions(role)
     perms = Permission.objects.select_related("content_type")
     if role == AUDITOR:
         # Read-only everywhere: every "view" permission of the project's apps and nothing else.
         granted |= {
             _perm_key(p)
-            for p in perms.filter(content_type__app_label__in=PROJECT_APPS, codename__startswith="view_")
+            for p in perms.filter(content_type__app_label__in=project_apps(), codename__startswith="view_")
         }
     elif role == ADMINISTRATOR:
         granted |= {
             _perm_key(p)
-            for p in perms.filter(content_type__app_label__in=PROJECT_APPS + ADMIN_EXTRA_APPS)
+            for p in perms.filter(content_type__app_label__in=project_apps() + ADMIN_EXTRA_APPS)
         }
     return granted
 
@@ -139,10 +104,9 @@ def sync_roles() -> dict[str, int]:
 
 
 def sync_after_migrate(sender: Any, app_config: Any = None, **kwargs: Any) -> None:
-    # post_migrate fires once per app; the last app of the project is enough and keeps it quick.
-    if app_config is None or app_config.label != "casino":
+    # post_migrate fires once per app with models; the last of them is enough and keeps it quick.
+    with_models = [a for a in global_apps.get_app_configs() if a.models_module is not None]
+    if app_config is None or app_config is not with_models[-1]:
         return
     sync_roles()
-    from .schedules import sync_schedules
-
     sync_schedules()

@@ -14,14 +14,16 @@ in that transaction: services commit it even when they refuse (see players.servi
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.utils import timezone
-
-from players import rules
-from players import selectors as player_selectors
+from django.core.exceptions import ImproperlyConfigured
+from django.utils import timezone, translation
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
 
 from .audit import audit_record
 from .models import ScreeningDecision
@@ -64,6 +66,37 @@ CHECKS: dict[str, tuple[str, ...]] = {
 EXCLUSION_CODES = {"registry_excluded", "self_excluded"}
 
 
+@dataclass(frozen=True)
+class PlayerSide:
+    """What the gate reads of the players app: its protection rules (pure) and its queries. compliance
+    imports no capability app (DESIGN §1), so players registers these from PlayersConfig.ready()."""
+
+    effective_min_age: Callable[[str, dict[str, int]], int]  # (jurisdiction, configured) -> years
+    has_reached_age: Callable[[dt.date, int, dt.date], bool]  # (birth date, years, on)
+    active_self_exclusion: Callable[[Any, dt.datetime], Any]  # (person, now) -> SelfExclusion | None
+    effective_limits: Callable[[Any, dt.datetime], list]  # (player, now) -> [limit with kind, period, value]
+    window: Callable[[str, dt.datetime], tuple[dt.datetime, dt.datetime]]  # (period, now) -> [start, end)
+    deposited_cents: Callable[[Any, dt.datetime, dt.datetime], int]  # (account, start, end)
+    net_loss_cents: Callable[[Any, dt.datetime, dt.datetime], int]  # (account, start, end)
+    play_seconds: Callable[[Any, dt.datetime, dt.datetime, dt.datetime], int]  # (player, start, end, now)
+    cap_room: Callable[[int, int], int]  # (balance, cap) -> what may still be credited
+    split_credit: Callable[[int, int, int], tuple[int, int]]  # (amount, balance, cap) -> (credited, diverted)
+
+
+_player_side: PlayerSide | None = None
+
+
+def register_player_side(side: PlayerSide) -> None:
+    global _player_side
+    _player_side = side
+
+
+def _players() -> PlayerSide:
+    if _player_side is None:
+        raise ImproperlyConfigured("No player side is registered with compliance.screening (PlayersConfig.ready).")
+    return _player_side
+
+
 @dataclass
 class Decision:
     allowed: bool
@@ -92,55 +125,108 @@ class _Context:
         self.reasons: list[dict[str, Any]] = []
         self.allowed_amount: int | None = None
 
-    def deny(self, code: str, message: str, **extra: Any) -> None:
-        self.reasons.append({"code": code, "message": message, **extra})
+    def deny(self, code: str, params: dict[str, Any] | None = None, **extra: Any) -> None:
+        self.reasons.append(_reason(code, params, **extra))
+
+
+# The message of each reason code: a translatable template whose parameters are stored with the
+# reason (`params`), so a logged decision shows in the reader's language (`reason_message`). Amounts
+# are stored in cents (`*_cents`) and formatted when shown; `period` is a limit period's code.
+_REASONS: dict[str, Any] = {
+    "no_account": _("The person has no game account."),
+    "account_closed": _("The game account is closed."),
+    "under_age": _("Players must be at least %(min_age)s years old."),
+    "not_verified": _("The player's identity has not been verified."),
+    "registry_excluded": _("The person is on an exclusion register."),
+    "registry_unavailable": _("An exclusion register could not be checked, so play is refused for now."),
+    "self_excluded": _("The player has excluded themselves from play until %(until)s."),
+    "self_excluded_permanently": _("The player has excluded themselves from play permanently."),
+    "no_session": _("A stake needs an open play session of this player."),
+    "session_closed": _("The play session has ended."),
+    "reminder_due": _(
+        "Time reminder: %(minutes)s minutes of play. Choose to continue or to log out before playing on."
+    ),
+    "time_limit": _("The play-time limit of %(limit)s minutes %(per)s has been reached."),
+    "deposit_limit": _("This would exceed the deposit limit of %(limit)s %(per)s; %(remaining)s remains."),
+    "loss_limit": _("This would exceed the loss limit of %(limit)s %(per)s; %(remaining)s remains."),
+    "balance_cap": _("A game account may hold at most %(cap)s; at most %(room)s can be deposited now."),
+    "balance_cap_diverted": _("%(diverted)s exceeds the balance cap and goes to a pending bank payout."),
+}
+_PER = {"day": _("per day"), "week": _("per week"), "month": _("per month")}  # players.rules.DAY, WEEK, MONTH
+
+
+def _render_reason(code: str, params: dict[str, Any]) -> str:
+    """The reason's message in the active language."""
+    values: dict[str, Any] = {}
+    for key, value in params.items():
+        if key.endswith("_cents"):
+            values[key.removesuffix("_cents")] = format_cents(value)
+        elif key == "period":
+            values["per"] = str(_PER[value])
+        else:
+            values[key] = value
+    template = _REASONS[code]
+    if code == "self_excluded" and "until" not in values:
+        template = _REASONS["self_excluded_permanently"]
+    return str(template) % values
+
+
+def _reason(code: str, params: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A reason as logged: its code, its message in English (the record does not depend on whose
+    request caused it, see compliance.money), the parameters to show it in another language, and the
+    machine-readable `extra` the API returns."""
+    params = dict(params or {})
+    with translation.override("en"):
+        message = _render_reason(code, params)
+    return {"code": code, "message": message, "params": params, **extra}
+
+
+def _reason_message(reason: dict[str, Any]) -> str:
+    if reason.get("code") in _REASONS and "params" in reason:
+        return _render_reason(reason["code"], reason["params"])
+    return reason.get("message", "")  # a reason logged before messages were stored with parameters
+
+
+#: The reason's message in the language active when it is shown (a lazy string).
+reason_message = lazy(_reason_message, str)
 
 
 def _check_account(c: _Context) -> None:
     if c.player is None or c.account is None:
-        c.deny("no_account", "The person has no game account.")
+        c.deny("no_account")
     elif c.player.status != c.player.Status.ACTIVE:
-        c.deny("account_closed", "The game account is closed.")
+        c.deny("account_closed")
 
 
 def _check_age(c: _Context) -> None:
-    minimum = rules.effective_min_age(c.person.jurisdiction, settings.PLAYER_MIN_AGE)
-    today = c.now.astimezone(player_selectors.operator_zone()).date()
-    if not rules.has_reached_age(c.person.birth_date, minimum, today):
-        c.deny("under_age", f"Players must be at least {minimum} years old.", min_age=minimum)
+    minimum = _players().effective_min_age(c.person.jurisdiction, settings.PLAYER_MIN_AGE)
+    today = c.now.astimezone(ZoneInfo(settings.TIME_ZONE)).date()
+    if not _players().has_reached_age(c.person.birth_date, minimum, today):
+        c.deny("under_age", {"min_age": minimum}, min_age=minimum)
 
 
 def _check_verification(c: _Context) -> None:
     if not c.person.is_verified:
-        c.deny("not_verified", "The player's identity has not been verified.")
+        c.deny("not_verified")
 
 
 def _check_registries(c: _Context) -> None:
     result = check_registries(c.person, c.now)
     for registry in result.hits:
-        c.deny("registry_excluded", "The person is on an exclusion register.", registry=registry.name)
+        c.deny("registry_excluded", registry=registry.name)
     for registry, error in result.unavailable:
-        c.deny(
-            "registry_unavailable",
-            "An exclusion register could not be checked, so play is refused for now.",
-            registry=registry.name,
-            error=error,
-        )
+        c.deny("registry_unavailable", registry=registry.name, error=error)
 
 
 def _check_self_exclusion(c: _Context) -> None:
     if c.person.pk is None:
         return
-    exclusion = player_selectors.active_self_exclusion(c.person, c.now)
+    exclusion = _players().active_self_exclusion(c.person, c.now)
     if exclusion is not None:
-        until = (
-            "permanently"
-            if exclusion.permanent
-            else f"until {timezone.localtime(exclusion.ends_at):%Y-%m-%d %H:%M}"
-        )
+        params = {} if exclusion.permanent else {"until": f"{timezone.localtime(exclusion.ends_at):%Y-%m-%d %H:%M}"}
         c.deny(
             "self_excluded",
-            f"The player has excluded themselves from play {until}.",
+            params,
             ends_at=exclusion.ends_at.isoformat() if exclusion.ends_at else None,
         )
 
@@ -148,36 +234,29 @@ def _check_self_exclusion(c: _Context) -> None:
 def _check_session(c: _Context) -> None:
     s = c.session
     if s is None or c.player is None or s.player_id != c.player.pk:
-        c.deny("no_session", "A stake needs an open play session of this player.")
+        c.deny("no_session")
     elif not s.is_open(c.now):
-        c.deny("session_closed", "The play session has ended.")
+        c.deny("session_closed")
 
 
 def _check_reminder(c: _Context) -> None:
     s = c.session
     if s is not None and s.reminder_due(c.now):
         minutes = int((s.next_reminder_at - s.started_at).total_seconds() // 60)
-        c.deny(
-            "reminder_due",
-            f"Time reminder: {minutes} minutes of play. Choose to continue or to log out before playing on.",
-            session=s.pk,
-        )
-
-
-_PER = {rules.DAY: "per day", rules.WEEK: "per week", rules.MONTH: "per month"}
+        c.deny("reminder_due", {"minutes": minutes}, session=s.pk)
 
 
 def _limit_check(c: _Context, kind: str, used_fn) -> None:
-    for limit in player_selectors.effective_limits(c.player, c.now):
+    for limit in _players().effective_limits(c.player, c.now):
         if limit.kind != kind or limit.value is None:
             continue
-        start, end = player_selectors.window(limit.period, c.now)
+        start, end = _players().window(limit.period, c.now)
         used = used_fn(start, end)
         if kind == "time":
             if used >= limit.value * 60:
                 c.deny(
                     "time_limit",
-                    f"The play-time limit of {limit.value} minutes {_PER[limit.period]} has been reached.",
+                    {"limit": limit.value, "period": limit.period},
                     period=limit.period,
                     limit_minutes=limit.value,
                 )
@@ -185,8 +264,7 @@ def _limit_check(c: _Context, kind: str, used_fn) -> None:
             remaining = max(0, limit.value - used)
             c.deny(
                 f"{kind}_limit",
-                f"This would exceed the {kind} limit of {format_cents(limit.value, language='en')} {_PER[limit.period]}; "
-                f"{format_cents(remaining, language='en')} remains.",
+                {"limit_cents": limit.value, "period": limit.period, "remaining_cents": remaining},
                 period=limit.period,
                 limit_cents=limit.value,
                 remaining_cents=remaining,
@@ -194,25 +272,24 @@ def _limit_check(c: _Context, kind: str, used_fn) -> None:
 
 
 def _check_deposit_limits(c: _Context) -> None:
-    _limit_check(c, "deposit", lambda s, e: player_selectors.deposited_cents(c.account, s, e))
+    _limit_check(c, "deposit", lambda s, e: _players().deposited_cents(c.account, s, e))
 
 
 def _check_loss_limits(c: _Context) -> None:
-    _limit_check(c, "loss", lambda s, e: player_selectors.net_loss_cents(c.account, s, e))
+    _limit_check(c, "loss", lambda s, e: _players().net_loss_cents(c.account, s, e))
 
 
 def _check_time_limits(c: _Context) -> None:
-    _limit_check(c, "time", lambda s, e: player_selectors.play_seconds(c.player, s, e, c.now))
+    _limit_check(c, "time", lambda s, e: _players().play_seconds(c.player, s, e, c.now))
 
 
 def _check_cap(c: _Context) -> None:
-    room = rules.cap_room(c.account.balance_cents, c.account.cap_cents)
+    room = _players().cap_room(c.account.balance_cents, c.account.cap_cents)
     c.allowed_amount = room
     if c.amount > room:
         c.deny(
             "balance_cap",
-            f"A game account may hold at most {format_cents(c.account.cap_cents, language='en')}; "
-            f"at most {format_cents(room, language='en')} can be deposited now.",
+            {"cap_cents": c.account.cap_cents, "room_cents": room},
             allowed_cents=room,
             cap_cents=c.account.cap_cents,
         )
@@ -220,19 +297,13 @@ def _check_cap(c: _Context) -> None:
 
 def _check_cap_split(c: _Context) -> None:
     if c.account is None:
-        c.deny("no_account", "The person has no game account.")
+        c.deny("no_account")
         return
-    credited, diverted = rules.split_credit(c.amount, c.account.balance_cents, c.account.cap_cents)
+    credited, diverted = _players().split_credit(c.amount, c.account.balance_cents, c.account.cap_cents)
     c.allowed_amount = credited
     if diverted:
         # Not a refusal: a note on an allowed decision, so the log says why the credit was split.
-        c.reasons.append(
-            {
-                "code": "balance_cap_diverted",
-                "message": f"{format_cents(diverted, language='en')} exceeds the balance cap and goes to a pending bank payout.",
-                "diverted_cents": diverted,
-            }
-        )
+        c.reasons.append(_reason("balance_cap_diverted", {"diverted_cents": diverted}, diverted_cents=diverted))
 
 
 _CHECK_FUNCTIONS = {

@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import QuerySet
 
-from .models import AuditEvent
+from .idcodes import normalise_name
+from .models import AuditEvent, ExclusionRegistry, RegistryImport, ScreeningDecision
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,6 @@ def audit_object_types() -> list[str]:
 def screening_decisions(*, since=None, until=None, person=None, name: str = "", action: str = "",
                         allowed: bool | None = None, code: str = ""):
     """The screening log, newest first, filtered. `code` matches one reason code of the decision."""
-    from django.db import connection
-
-    from players.rules import normalise_name
-
-    from .models import ScreeningDecision
-
     qs = ScreeningDecision.objects.select_related("person").order_by("-created_at", "-pk")
     if since:
         qs = qs.filter(created_at__gte=since)
@@ -86,8 +82,6 @@ def registry_overview():
     """Each registry with its entry count, latest import and whether it is stale."""
     from django.db.models import Count
     from django.utils import timezone
-
-    from .models import ExclusionRegistry, RegistryImport
 
     now = timezone.now()
     out = []

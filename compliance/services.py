@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from django.contrib.auth.models import Group
 from django.db import transaction
+from django.utils import timezone
 
 from .audit import audit_record
+from .idcodes import normalise_name
+from .identity import identifier_hash
+from .models import ExclusionEntry
 from .roles import ROLES
 
 
@@ -49,14 +53,8 @@ def exclusion_entry_add(
     request=None,
 ):
     """Add one barred person to a registry (by identifier, or by name and birth date). The hash is
-    made by players.identity, so entries match people however the identifier was typed."""
-    from django.utils import timezone
-
-    from players.identity import identifier_hash
-    from players.rules import normalise_name
-
-    from .models import ExclusionEntry
-
+    made by compliance.identity, as the people's are, so entries match people however the identifier
+    was typed."""
     entry = ExclusionEntry.objects.create(
         registry=registry,
         identifier_hash=identifier_hash(national_id, id_country) if national_id else "",

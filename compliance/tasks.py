@@ -2,8 +2,10 @@
 
 from celery import shared_task
 
+from . import registry_services
 from .audit import audit_record, checkpoint_write, verify_chain
 from .jobs import JobTask
+from .reports import report_render
 
 
 def _record_broken(report) -> None:
@@ -35,8 +37,6 @@ def audit_checkpoint() -> dict:
 @shared_task(base=JobTask, name="compliance.tasks.report_generate", soft_time_limit=1800, time_limit=1900)
 def report_generate(report_id: int) -> str:
     """Render one report (PDF and CSV) and archive it; safe to run twice (a durable job: compliance.jobs)."""
-    from .reports import report_render
-
     report = report_render(report_id)
     return report.sha256 if report else "skipped"
 
@@ -45,7 +45,5 @@ def report_generate(report_id: int) -> str:
 def registry_import_run(import_id: int) -> dict:
     """Check and stage a register file handed in by the staff page (claimed by compare-and-set: a
     repeated or late message does nothing)."""
-    from .registry_services import registry_import_run as run
-
-    batch = run(import_id)
+    batch = registry_services.registry_import_run(import_id)
     return {"import": batch.pk, "state": batch.state, "rows": batch.rows}

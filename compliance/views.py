@@ -17,6 +17,7 @@ from django.views.generic import DetailView, TemplateView
 from . import approvals as approvals_mod
 from . import registry_services
 from .access import StaffPermissionRequired
+from .errors import DomainError, shown_message
 from .file_jobs import percent
 from .forms import (
     AuditFilterForm,
@@ -38,6 +39,9 @@ from .models import (
     RegistryImport,
     Report,
 )
+from .refusals import show_refusal
+from .reports import report_request
+from .reports.render import report_file_name
 from .selectors import (
     AuditFilter,
     audit_actions,
@@ -118,10 +122,10 @@ class ApprovalDecideView(StaffPermissionRequired, View):
                 actor=request.user, approval=approval, approve=form.cleaned_data["decision"] == "approve",
                 note=form.cleaned_data["note"], request=request,
             )
-        except (approvals_mod.ApprovalRefused, registry_services.RegistryImportError) as exc:
+        except DomainError as exc:
             # The four-eyes rule, a missing permission, or the handler's refusal (e.g. a draw no longer
             # in the state the request was about): nothing was changed, the request stays pending.
-            messages.error(request, str(exc))
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("Decision recorded."))
         return redirect("compliance:approvals")
@@ -164,8 +168,8 @@ class RegistryImportView(StaffPermissionRequired, View):
                 actor=request.user, registry=form.cleaned_data["registry"], stream=upload,
                 file_name=upload.name, reason=form.cleaned_data["reason"], request=request,
             )
-        except registry_services.RegistryImportError as exc:
-            messages.error(request, str(exc))
+        except DomainError as exc:
+            show_refusal(request, exc)
             return redirect("compliance:registries")
         if attached:
             messages.info(request, gettext("This file is already being checked; this page follows that import."))
@@ -183,7 +187,9 @@ class RegistryImportDetailView(StaffPermissionRequired, DetailView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx.update(percent=percent(self.object))
+        # Row errors are stored in English with their msgid; shown in the reader's language.
+        errors = [{"row": e.get("row"), "error": shown_message(e, "error")} for e in self.object.errors or []]
+        ctx.update(percent=percent(self.object), row_errors=errors)
         return ctx
 
 
@@ -217,8 +223,8 @@ class BanAddView(StaffPermissionRequired, View):
                 id_country=d["id_country"], first_name=d["first_name"], last_name=d["last_name"],
                 birth_date=d["birth_date"], starts_at=d["starts_at"], ends_at=d["ends_at"], request=request,
             )
-        except registry_services.RegistryImportError as exc:
-            messages.error(request, str(exc))
+        except DomainError as exc:
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("Entry added."))
         return redirect("compliance:registries")
@@ -237,8 +243,8 @@ class BanLiftView(StaffPermissionRequired, View):
         try:
             registry_services.ban_lift_request(actor=request.user, entry=entry, reason=form.cleaned_data["reason"],
                                                request=request)
-        except (registry_services.RegistryImportError, approvals_mod.FourEyesError) as exc:
-            messages.error(request, str(exc))
+        except DomainError as exc:
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("Lifting requested; a second person must approve it."))
         return redirect("compliance:registries")
@@ -277,9 +283,11 @@ class ReportListView(StaffPermissionRequired, TemplateView):
         ctx = super().get_context_data(**kwargs)
         today = timezone.localdate()
         initial = {"since": today.replace(day=1), "until": today, "language": self.request.LANGUAGE_CODE[:2]}
-        # Preselected from a link (e.g. ?kind=draw_payout&draw=12).
-        initial.update({k: v for k, v in self.request.GET.items() if k in ("kind", "draw", "draw_id", "game")})
-        ctx["form"] = ReportForm(initial=initial)
+        form = ReportForm(initial=initial)
+        # Preselected from a link (e.g. ?kind=draw_payout&draw=12): the kind and the fields the kinds add.
+        preset = set(form.fields) - {"language", "since", "until"}
+        form.initial.update({k: v for k, v in self.request.GET.items() if k in preset})
+        ctx["form"] = form
         ctx["kind_fields"] = ReportForm.kind_fields()
         ctx["reports"] = Report.objects.all()[:50]
         return ctx
@@ -290,8 +298,6 @@ class ReportCreateView(StaffPermissionRequired, View):
     http_method_names = ["post"]
 
     def post(self, request):
-        from .reports import report_request
-
         form = ReportForm(request.POST)
         if not form.is_valid():
             messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
@@ -321,8 +327,6 @@ class ReportDownloadView(StaffPermissionRequired, View):
         field = {"pdf": r.pdf, "csv": r.csv}.get(fmt)
         if r.status != Report.Status.DONE or not field:
             raise Http404("The report is not ready.")
-        from .reports.render import report_file_name
-
         name = report_file_name(r, fmt)
         return FileResponse(field.open("rb"), as_attachment=True, filename=name,
                             content_type="application/pdf" if fmt == "pdf" else "text/csv; charset=utf-8")
@@ -380,7 +384,7 @@ class JobRetryView(StaffPermissionRequired, View):
         try:
             job_retry(actor=request.user, job=job, request=request)
         except JobError as exc:
-            messages.error(request, str(exc))
+            show_refusal(request, exc)
         else:
             messages.success(request, gettext("The job is sent again; it starts when a worker takes it."))
         target = request.POST.get("next", "")

@@ -12,6 +12,10 @@ from celery import Celery, signals
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("valvoja")
+# The one app of every thread of the process: the apps publish through `celery.current_app` (they do
+# not import the project), and Celery's "current" app is per thread, so it is made the default too
+# (jobs are also published from the dispatcher thread and from the web server's request threads).
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -26,6 +30,7 @@ _stops = {}
 
 @signals.worker_ready.connect
 def _worker_ready(sender=None, **kwargs):
+    # Imported when the signal fires, not at the top: this module loads before Django's apps are ready.
     from compliance.jobs import start_heartbeat_thread
 
     # The node name and the process: two workers started with the same name still count as two.
@@ -37,7 +42,7 @@ def _worker_ready(sender=None, **kwargs):
 def _worker_shutdown(sender=None, **kwargs):
     entry = _stops.pop("worker", None)
     if entry:
-        from compliance.jobs import process_gone
+        from compliance.jobs import process_gone  # as above: loaded before the apps are ready
 
         entry[0].set()
         try:
@@ -50,7 +55,7 @@ def _worker_shutdown(sender=None, **kwargs):
 def _beat_init(sender=None, **kwargs):
     from django.conf import settings
 
-    from compliance.jobs import start_dispatcher_thread
+    from compliance.jobs import start_dispatcher_thread  # as above: loaded before the apps are ready
 
     if getattr(settings, "JOBS_DISPATCHER_IN_BEAT", True):
         _stops["dispatcher"] = start_dispatcher_thread(f"beat@{socket.gethostname()}:{os.getpid()}")

@@ -5,6 +5,8 @@ SecurityMiddleware (SECURE_REFERRER_POLICY)."""
 
 from django.utils.cache import add_never_cache_headers
 
+from compliance.audit import request_context
+
 # No page of Valvoja uses any of these browser features.
 PERMISSIONS_POLICY = ", ".join(
     f"{feature}=()"
@@ -40,7 +42,5 @@ class AuditRequestMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        from compliance.audit import request_context
-
         with request_context(request):
             return self.get_response(request)

@@ -1,40 +1,28 @@
-"""The staff navigation: one entry per task page, shown to the roles holding its permission.
+"""The staff navigation: the project's own pages around the pages each app registers
+(compliance.navigation), shown to the users holding each page's permission.
 
-Each capability adds its pages here, next to the permission its view requires.
+The apps declare their pages; the project decides the order of the header's sections.
 """
 
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from casino.registration import NAVIGATION as CASINO_NAVIGATION
+from compliance.navigation import ENTRIES, NavEntry
 
-# (url name, label, permission or "staff" for the Django admin)
-NAVIGATION = [
-    ("dashboard", _("Dashboard"), "compliance.access_backoffice"),
-    ("lottery:draws", _("Draws"), "lottery.view_draw"),
-    ("lottery:calculator", _("Prize calculator"), "lottery.use_prize_calculator"),
-    ("lottery:rulesets", _("Prize rules"), "lottery.view_ruleset"),
-    *CASINO_NAVIGATION,
-    ("players:search", _("Players"), "players.view_player"),
-    ("compliance:dashboard", _("Compliance"), "compliance.view_compliance_dashboard"),
-    ("compliance:approvals", _("Approvals"), "compliance.view_approval"),
-    ("compliance:registries", _("Registries"), "compliance.view_exclusionregistry"),
-    ("compliance:screening", _("Screening log"), "compliance.view_screeningdecision"),
-    ("compliance:reports", _("Reports"), "compliance.view_report"),
-    ("compliance:jobs", _("Jobs"), "compliance.view_job"),
-    ("compliance:audit-list", _("Audit trail"), "compliance.view_auditevent"),
-    ("api-docs", _("API"), "compliance.use_api"),
-    ("admin:index", _("Admin"), "staff"),
-]
+FIRST = [NavEntry("dashboard", _("Dashboard"), "compliance.access_backoffice")]
+# The apps' sections in the header, the workflows first and the control tools last; an app not
+# listed comes after these, in the order the apps are installed.
+SECTIONS = ("lottery", "casino", "players", "compliance")
+LAST = [NavEntry("api-docs", _("API"), "compliance.use_api"), NavEntry("admin:index", _("Admin"), "staff")]
+
+
+def navigation() -> list[NavEntry]:
+    order = [app for app in SECTIONS if app in ENTRIES] + [app for app in ENTRIES if app not in SECTIONS]
+    return [*FIRST, *(entry for app in order for entry in ENTRIES[app]), *LAST]
 
 
 def entries_for(user) -> list[dict]:
-    from django.urls import reverse
-
     if not user.is_authenticated:
         return []
-    items = []
-    for url_name, label, perm in NAVIGATION:
-        allowed = user.is_staff if perm == "staff" else user.has_perm(perm)
-        if allowed:
-            items.append({"url_name": url_name, "url": reverse(url_name), "label": label})
-    return items
+    return [{"url_name": e.url_name, "url": reverse(e.url_name), "label": e.label}
+            for e in navigation() if e.allows(user)]

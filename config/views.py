@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.jobs import live_processes
 from compliance.models import AuditEvent
 
 from .navigation import entries_for
@@ -57,8 +58,6 @@ def _broker_status() -> str:
 
 def _job_processes() -> dict[str, dict]:
     """Live workers, beat and dispatcher, from their heartbeat rows (compliance.jobs): counts only."""
-    from compliance.jobs import live_processes
-
     try:
         live = live_processes()
     except Exception as exc:  # noqa: BLE001  (the database is down: reported by its own entry)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -18,23 +19,15 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from compliance.api_errors import error_responses, register_api_error
+from compliance.api_errors import error_responses
+from players.models import PlaySession
+from players.selectors import channel_of, players_visible_to
 
 from . import serializers as s
 from . import services
+from .games import registry
 from .models import Draw, RetailImport
 from .selectors import WinnerFilter, winners_page
-
-
-def _refusal(exc: services.DrawError) -> tuple[int, dict]:
-    if isinstance(exc, services.FourEyesError):
-        return status.HTTP_403_FORBIDDEN, {"code": "four_eyes", "detail": exc.message}
-    if isinstance(exc, services.DrawStateError):
-        return status.HTTP_409_CONFLICT, {"code": "draw_state", "detail": exc.message}
-    return status.HTTP_400_BAD_REQUEST, {"code": "invalid", "detail": exc.message}
-
-
-register_api_error(services.DrawError, _refusal)
 
 
 class DrawListAPI(ListAPIView):
@@ -95,8 +88,7 @@ class _DrawStep(APIView):
         raise NotImplementedError
 
 
-RESULT_FIELDS = ("numbers", "additional", "stars", "viking", "plus", "kunkku", "lucky", "bonus", "date", "letter",
-                 "digits", "city", "number")
+RESULT_FIELDS = registry.result_fields()  # every game's result fields (their codecs say which)
 
 
 def _result(data: dict) -> dict:
@@ -235,7 +227,7 @@ class WinnersAPI(APIView):
         q = query.validated_data
         run = settled_run(draw)
         if run is None:
-            raise services.DrawStateError(f"{draw} has no settled run.")
+            raise services.DrawStateError(_("%(draw)s has no settled run."), draw=str(draw))
         flt = WinnerFilter(class_no=q.get("class_no"), boosted=q.get("boosted"),
                            min_prize_cents=q.get("min_prize_cents"), ticket=q["ticket"], order=q["order"])
         rows, cursor = winners_page(run, flt, after=q.get("after") or None, limit=q["limit"])
@@ -254,14 +246,11 @@ class WagerPlaceAPI(APIView):
                               **error_responses(404, 422, e404="No such player (of the caller's) or draw",
                                                  e422="Refused by player protection or the ledger")})
     def post(self, request):
-        from players.models import PlaySession
-
         from .services.wagers import wager_place
 
         form = s.WagerPlaceSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        from players.selectors import players_visible_to
 
         player = players_visible_to(request.user).select_related("account").filter(pk=data["player"]).first()
         if player is None:
@@ -283,8 +272,6 @@ class WagerDetailAPI(RetrieveAPIView):
     serializer_class = s.WagerSerializer
 
     def get_queryset(self):
-        from players.selectors import channel_of
-
         from .models import Wager
 
         qs = Wager.objects.all()

@@ -34,11 +34,12 @@ class LotteryConfig(AppConfig):
         # The draw pipeline's four-eyes kinds (lottery.result, .correction, .payout, .large_win) are
         # registered with compliance.approvals when the services load; the approvals page needs them.
         # The durable jobs of the pipeline (compliance.jobs) and who may send a stalled one again.
+        # Imported here, not at the top: the app registry must be ready before the models load.
         from django.utils.translation import gettext_lazy as _
 
         from compliance.jobs import register_job_kind
 
-        from . import services  # noqa: F401
+        from . import registrations, services  # noqa: F401  (services: approval kinds register at import)
 
         register_job_kind("lottery.tasks.settle_run", label=_("Settlement"),
                           retry_permission="lottery.manage_settlement")
@@ -48,3 +49,4 @@ class LotteryConfig(AppConfig):
                           retry_permission="lottery.approve_settlement")
         register_job_kind("lottery.tasks.retail_import_run", label=_("Retail sales import"),
                           retry_permission="lottery.import_sales")
+        registrations.register()

@@ -2,7 +2,7 @@
 
 Settlement has two computations that must agree (DESIGN §3 step 4): path A classifies with the prize
 engine, which reads every table from the run's rule version (`RuleSet.params`); path B (the check:
-`lottery.matching` for the number games, the game modules of `lottery.games` for the others) has its
+each game's codec in `lottery.games`, asked through `lottery.games.registry`) has its
 own tables, written out by hand from the rulebook and released with the code, and never reads them
 from the rule version, so that one wrong cell in a rule version cannot pass both paths.
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .formats import NUMBER_GAMES, PIPELINE_GAMES
+from .games import registry
 
 
 @dataclass(frozen=True)
@@ -51,30 +51,16 @@ class CellDifference:
 def check_cells(game: str) -> dict[str, Any]:
     """The cells of the check computation's tables of ``game`` (empty for a game the pipeline does
     not settle: nothing to compare)."""
-    if game in NUMBER_GAMES:
-        from .matching import path_b_check_cells
-
-        return path_b_check_cells(game)
-    if game in PIPELINE_GAMES:
-        from .games import codec
-
-        return codec(game).check_cells()
-    return {}
+    spec = registry.find(game)
+    return spec.codec.check_cells() if spec is not None else {}
 
 
 def ruleset_cells(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The same cells as the rule version's ``params`` have them."""
-    if not isinstance(params, Mapping):
+    spec = registry.find(game)
+    if spec is None or not isinstance(params, Mapping):
         return {}
-    if game in NUMBER_GAMES:
-        from .matching import ruleset_check_cells
-
-        return ruleset_check_cells(game, params)
-    if game in PIPELINE_GAMES:
-        from .games import codec
-
-        return codec(game).ruleset_check_cells(params)
-    return {}
+    return spec.codec.ruleset_check_cells(params)
 
 
 def differences(game: str, params: Mapping[str, Any]) -> list[CellDifference]:

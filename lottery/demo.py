@@ -11,75 +11,43 @@ import random
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from .games import registry
+from .models import Draw, Game
+from .services import (
+    close_due_draws,
+    draw_schedule,
+    pay_draw,
+    result_confirm,
+    result_enter,
+    settlement_approve,
+)
+from .services import settlement as settlement_service
+from .services.retail import retail_import
+
 ACTOR = "system:seed_demo"
 
 
 def _sales_file(draw, lines: int, seed: int) -> io.BytesIO:
-    from .formats import line_format
-
+    """Retail sales of a draw in its game's retail file: random tickets of 1-6 lines, each line the
+    game's own demo row (`GameCodec.demo_row`)."""
     rng = random.Random(seed)
-    fmt = line_format(draw.game.code, draw.ruleset.params)
+    codec = registry.get(draw.game.code).codec
+    header = codec.retail_header()
     sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=3)).isoformat()
-    out = ["ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents"]
+    out = [",".join(header)]
     ticket = left = 0
     for _ in range(lines):
         if left == 0:
             ticket += 1
             left = rng.randint(1, 6)
         left -= 1
-        main = [str(n) for n in rng.sample(range(1, fmt.main_max + 1), fmt.main_count)] + [""] * (7 - fmt.main_count)
-        sec = [str(n) for n in rng.sample(range(1, fmt.secondary_max + 1), fmt.secondary_count)] if fmt.secondary_count else []
-        sec += [""] * (2 - len(sec))
-        plus = str(rng.randint(1, fmt.plus_max)) if fmt.plus_max and rng.random() < 0.4 else ""
-        out.append(",".join([f"DEMO-{draw.game.code}-{draw.number}-{ticket:05d}", sold, f"SHOP{ticket % 40:02d}",
-                             *main, *sec, plus, "250" if fmt.game == "eurojackpot" else "100", "50" if plus else "0"]))
-    return io.BytesIO(("\n".join(out) + "\n").encode())
-
-
-def _game_sales_file(draw, lines: int, seed: int) -> io.BytesIO:
-    """Retail sales of a Keno or Jokeri draw (lottery.games columns): random tickets of 1-4 lines,
-    a third of them with the add-on (Kunkku, Tuplaus)."""
-    from .games import retail_header
-
-    rng = random.Random(seed)
-    header = retail_header(draw.game.code)
-    sold = timezone.localtime(draw.sales_open_at + dt.timedelta(hours=2)).isoformat()
-    out = [",".join(header)]
-    ticket = left = 0
-    for _ in range(lines):
-        if left == 0:
-            ticket += 1
-            left = rng.randint(1, 4)
-        left -= 1
         row = {"ticket": f"DEMO-{draw.game.code}-{draw.number}-{ticket:05d}", "sold_at": sold,
-               "terminal": f"SHOP{ticket % 40:02d}", "stake_cents": rng.choice([100, 200, 500])}
-        addon = rng.random() < 1 / 3
-        if draw.game.code == "keno":
-            for i, n in enumerate(sorted(rng.sample(range(1, 71), rng.randint(2, 11))), start=1):
-                row[f"n{i}"] = n
-            row["kunkku"] = 1 if addon else ""
-        else:
-            row["digits"] = "".join(str(rng.randint(0, 9)) for _ in range(7))
-            if addon:
-                row["tuplaus_position"], row["tuplaus_digit"] = rng.randint(1, 7), rng.randint(0, 9)
-        row["addon_cents"] = 100 if addon else 0
+               "terminal": f"SHOP{ticket % 40:02d}", **codec.demo_row(rng, draw.ruleset.params)}
         out.append(",".join(str(row.get(column, "")) for column in header))
     return io.BytesIO(("\n".join(out) + "\n").encode())
 
 
 def seed(stdout=None) -> None:
-    from .models import Draw, Game
-    from .services import (
-        close_due_draws,
-        draw_schedule,
-        pay_draw,
-        result_confirm,
-        result_enter,
-        settlement_approve,
-    )
-    from .services import settlement as settlement_service
-    from .services.retail import retail_import
-
     users = {u.username: u for u in get_user_model().objects.filter(username__in=["operator", "supervisor", "supervisor2"])}
     if len(users) < 3:
         return
@@ -121,12 +89,12 @@ def seed(stdout=None) -> None:
     jokeri, new = schedule("jokeri", 1003, today + dt.timedelta(days=5), jackpot=100_000_00)  # linked to Lotto 1003
     if new:
         close_due_draws(actor=ACTOR)
-        retail_import(actor=users["operator"], draw=jokeri, stream=_game_sales_file(jokeri, 300, 4),
+        retail_import(actor=users["operator"], draw=jokeri, stream=_sales_file(jokeri, 300, 4),
                       file_name="demo-jokeri-1003.csv")
     keno, new = schedule("keno", 2001, today + dt.timedelta(days=1))
     if new:
         close_due_draws(actor=ACTOR)
-        retail_import(actor=users["operator"], draw=keno, stream=_game_sales_file(keno, 800, 3),
+        retail_import(actor=users["operator"], draw=keno, stream=_sales_file(keno, 800, 3),
                       file_name="demo-keno-2001.csv")
     schedule("eurojackpot", 501, today + dt.timedelta(days=3))
     close_due_draws(actor=ACTOR)

@@ -22,9 +22,10 @@ from django.views.generic import DetailView, FormView, TemplateView
 
 from compliance.access import StaffPermissionRequired
 from compliance.bounds import INT_MAX, parse_int
+from compliance.refusals import show_refusal
 
 from . import forms, services
-from .formats import NUMBER_GAMES, PIPELINE_GAMES
+from .games import registry
 from .models import (
     Draw,
     DrawResult,
@@ -99,7 +100,7 @@ class DrawScheduleView(StaffPermissionRequired, FormView):
                 request=self.request,
             )
         except services.DrawError as exc:
-            form.add_error(None, exc.message)
+            show_refusal(self.request, exc, form)
             return self.form_invalid(form)
         messages.success(self.request, _("%(draw)s is scheduled.") % {"draw": draw})
         return HttpResponseRedirect(reverse("lottery:draw", args=[draw.pk]))
@@ -120,11 +121,11 @@ def _actions(draw: Draw, user, pending: DrawResult | None, proposed: DrawResult 
         if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED) and draw.has_jackpot:
             out.append("jackpot")
         if state in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED) and \
-                draw.game.code in ("eurojackpot", "vikinglotto"):
+                getattr(registry.find(draw.game.code), "central_inputs", False):
             out.append("central")
-    if can("lottery.import_sales") and state in (S.OPEN, S.CLOSED) and draw.game.code in PIPELINE_GAMES:
+    if can("lottery.import_sales") and state in (S.OPEN, S.CLOSED) and draw.game.code in registry.REGISTRY:
         out.append("import")
-    if can("lottery.enter_result") and state == S.CLOSED and draw.game.code in PIPELINE_GAMES:
+    if can("lottery.enter_result") and state == S.CLOSED and draw.game.code in registry.REGISTRY:
         out.append("enter")
     if can("lottery.confirm_result") and state == S.RESULT_ENTERED and pending is not None:
         out.append("confirm" if pending.entered_by_id != user.pk else "confirm_other")
@@ -185,7 +186,7 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
             addon_draws=list(draw.addon_draws.select_related("game")),
             actions=actions,
             settling=run is not None and run.state in (RunState.PENDING, RunState.RUNNING),
-            supported=game in PIPELINE_GAMES,
+            supported=game in registry.REGISTRY,
             result_form=forms.ResultEntryForm(game=game, prefix="enter"),
             correction_form=forms.CorrectionForm(game=game, prefix="correct"),
             jackpot_form=forms.JackpotForm(prefix="jackpot", initial={
@@ -275,7 +276,7 @@ class DrawActionView(StaffPermissionRequired, View):
         try:
             self.perform(draw, form)
         except services.DrawError as exc:
-            messages.error(request, exc.message)
+            show_refusal(request, exc)
         else:
             messages.success(request, self.done_message % {"draw": draw})
         return self.back(draw)
@@ -472,7 +473,7 @@ class ApproveLargeWinView(StaffPermissionRequired, View):
         try:
             services.payout_approve_large(actor=request.user, payout=payout, request=request)
         except services.DrawError as exc:
-            messages.error(request, exc.message)
+            show_refusal(request, exc)
         else:
             messages.success(request, _("The large win of line %(line)s is approved for payment.") % {"line": payout.line_id})
         return HttpResponseRedirect(reverse("lottery:draw", args=[payout.draw_id]))
@@ -545,11 +546,9 @@ class RetailImportView(StaffPermissionRequired, FormView):
         return get_object_or_404(Draw.objects.select_related("game"), pk=self.kwargs["pk"])
 
     def get_context_data(self, **kwargs):
-        from .games import retail_header
-        from .services.retail import HEADER
-
         ctx = super().get_context_data(**kwargs)
-        header = HEADER if self.draw.game.code in NUMBER_GAMES else retail_header(self.draw.game.code)
+        spec = registry.find(self.draw.game.code)
+        header = spec.codec.retail_header() if spec is not None else []
         ctx.update(draw=self.draw, header=",".join(header), imports=RetailImport.objects.filter(draw=self.draw)[:20])
         return ctx
 
@@ -562,7 +561,7 @@ class RetailImportView(StaffPermissionRequired, FormView):
             record, attached = retail_import_submit(actor=self.request.user, draw=self.draw, stream=upload,
                                                     file_name=upload.name, request=self.request)
         except services.DrawError as exc:
-            form.add_error(None, exc.message)
+            show_refusal(self.request, exc, form)
             return self.form_invalid(form)
         if attached:
             messages.info(self.request, _("This file is already being imported; this page follows that import."))

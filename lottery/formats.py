@@ -1,43 +1,27 @@
-"""Line and result formats of the number games, as bitmasks (DESIGN §3 step 2).
+"""The shapes of results and lines in the draw pipeline (below `lottery.games`).
 
-The format comes from a rule version's ``params["format"]``; validation is the prize engine's
-(``lottery.rules.games.<game>.validate_result`` / ``validate_line``), so a result or a line is
-accepted here exactly when the engine accepts it. Number n is bit n-1 of a mask.
+`LineFormat`: a number game's format under a rule version (its codec's ``line_format``);
+`ParsedResult` / `ParsedLine`: a validated result or line as stored (masks, canonical JSON); the
+readers of whole numbers in results. Number n is bit n-1 of a mask. Each game's own parsing is its
+codec's (`lottery.games.<game>`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from compliance.bounds import parse_int
+from compliance.games import UnknownGame
 
-from .rules import games
-from .rules.bitmask import picks_to_mask
 from .rules.errors import InvalidResult
 
-#: Games whose lines are stored as bitmasks and settled set-based in the database.
-NUMBER_GAMES = ("lotto", "eurojackpot", "vikinglotto", "milli")
-#: Every game the draw pipeline sells and settles: the number games here, the other six in
-#: `lottery.games` (their own line encodings and settlement paths).
-PIPELINE_GAMES = NUMBER_GAMES + ("keno", "kaikki_tai_ei_mitaan", "synttarit", "jokeri", "lomatonni", "tahdenlento")
-
-
-class UnsupportedGame(ValueError):
-    """The game is not settled (or sold) by the draw pipeline yet."""
-
-
-def require_pipeline_game(game: str) -> None:
-    if game not in PIPELINE_GAMES:
-        raise UnsupportedGame(f"{game} is not supported for sales and settlement.")
-
-
-def require_number_game(game: str) -> None:
-    if game not in NUMBER_GAMES:
-        raise UnsupportedGame(
-            f"{game} is not yet supported for sales and settlement; supported: {', '.join(NUMBER_GAMES)}."
-        )
+#: Not a game the draw pipeline sells and settles (no spec is registered for it).
+UnsupportedGame = UnknownGame
+#: The columns of the number-line retail sales file (docs/draws.md, "Retail sales file").
+NUMBER_HEADER = ("ticket", "sold_at", "terminal", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "s1", "s2", "plus",
+                 "stake_cents", "plus_cents")
 
 
 @dataclass(frozen=True)
@@ -52,18 +36,6 @@ class LineFormat:
     plus_max: int | None = None  # Plussa offered (Lotto, Vikinglotto)
 
 
-def line_format(game: str, params: Mapping[str, Any]) -> LineFormat:
-    """The format of a game's lines and results under a rule version's parameters."""
-    require_number_game(game)
-    fmt = params["format"]
-    plus_max = fmt.get("plus_max") if params.get("plussa") else None
-    if game == "eurojackpot":
-        return LineFormat(game, fmt["numbers"], fmt["max"], fmt["stars"], fmt["star_max"], "stars")
-    if game == "vikinglotto":
-        return LineFormat(game, fmt["numbers"], fmt["max"], 1, fmt["viking_max"], "Viking number", plus_max=plus_max)
-    return LineFormat(game, fmt["numbers"], fmt["max"], additional=bool(fmt.get("additional")), plus_max=plus_max)
-
-
 @dataclass(frozen=True)
 class ParsedResult:
     numbers: dict[str, Any]  # canonical JSON of the result
@@ -73,67 +45,29 @@ class ParsedResult:
     plus: int | None = None
 
 
-def _ints(value: Any, what: str) -> list[int]:
+def result_ints(value: Any, what: str) -> list[int]:
     if isinstance(value, str):
         parts = value.replace(",", " ").split()
         try:
             return [int(p) for p in parts]
         except ValueError:
-            raise InvalidResult(f"{what}: {value!r} is not a list of whole numbers") from None
+            raise InvalidResult(f"{what}: {value!r} is not a list of whole numbers", code="not_numbers", what=what,
+                                value=repr(value)) from None
     if isinstance(value, Sequence):
         return list(value)
-    raise InvalidResult(f"{what}: expected a list of numbers")
+    raise InvalidResult(f"{what}: expected a list of numbers", code="expected_list", what=what)
 
 
-def _int(value: Any, what: str) -> int:
+def result_int(value: Any, what: str) -> int:
     if isinstance(value, str):
         number = parse_int(value.strip(), maximum=10**12 - 1, signed=True)
         if number is None:
-            raise InvalidResult(f"{what}: {value!r} is not a whole number")
+            raise InvalidResult(f"{what}: {value!r} is not a whole number", code="not_whole", what=what,
+                                value=repr(value))
         return number
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidResult(f"{what}: {value!r} is not a whole number")
+        raise InvalidResult(f"{what}: {value!r} is not a whole number", code="not_whole", what=what, value=repr(value))
     return value
-
-
-def parse_result(game: str, params: Mapping[str, Any], data: Mapping[str, Any]) -> ParsedResult:
-    """Validate a result with the engine and return its canonical form and masks.
-
-    ``data``: ``numbers`` (list or "1 2 3"), and per game ``additional`` (Lotto, Milli), ``stars``
-    (Eurojackpot), ``viking`` (Vikinglotto), ``plus`` (Lotto, Vikinglotto when Plussa is offered).
-    Raises ``InvalidResult`` with a readable message. The other games' results: `lottery.games`.
-    """
-    if game not in NUMBER_GAMES:
-        require_pipeline_game(game)
-        from .games import codec
-
-        return codec(game).parse_result(params, data)
-    f = line_format(game, params)
-    name = game.capitalize()
-
-    def need(key: str, label: str) -> Any:
-        value = data.get(key)
-        if value in (None, "", []):
-            raise InvalidResult(f"{name} result: the {label} is required")
-        return value
-
-    numbers = _ints(need("numbers", "numbers"), f"{name} result numbers")
-    plus = _int(need("plus", "plus number"), f"{name} plus number") if f.plus_max else None
-    if game == "lotto":
-        r = games.lotto.validate_result(numbers, _int(need("additional", "additional number"), "additional"), plus, params)
-        canonical = {"numbers": sorted(r.numbers), "additional": r.additional, "plus": r.plus}
-        return ParsedResult(canonical, picks_to_mask(r.numbers), picks_to_mask([r.additional]), 0, r.plus)
-    if game == "milli":
-        r = games.milli.validate_result(numbers, _int(need("additional", "additional number"), "additional"), params)
-        canonical = {"numbers": sorted(r.numbers), "additional": r.additional}
-        return ParsedResult(canonical, picks_to_mask(r.numbers), picks_to_mask([r.additional]))
-    if game == "eurojackpot":
-        r = games.eurojackpot.validate_result(numbers, _ints(need("stars", "star numbers"), "stars"), params)
-        canonical = {"numbers": sorted(r.numbers), "stars": sorted(r.stars)}
-        return ParsedResult(canonical, picks_to_mask(r.numbers), 0, picks_to_mask(r.stars))
-    r = games.vikinglotto.validate_result(numbers, _int(need("viking", "Viking number"), "viking"), plus, params)
-    canonical = {"numbers": sorted(r.numbers), "viking": r.viking, "plus": r.plus}
-    return ParsedResult(canonical, picks_to_mask(r.numbers), 0, picks_to_mask([r.viking]), r.plus)
 
 
 @dataclass(frozen=True)
@@ -143,43 +77,3 @@ class ParsedLine:
     plus: int | None
 
 
-def parse_line(game: str, params: Mapping[str, Any], main: list[int], secondary: list[int], plus: int | None) -> ParsedLine:
-    """Validate one line with the engine (raises ``InvalidPicks``) and return its masks."""
-    f = line_format(game, params)
-    from .rules.errors import InvalidPicks
-
-    if plus is not None and not f.plus_max:
-        raise InvalidPicks(f"{game.capitalize()} has no Plussa: the plus number must be empty")
-    if not f.secondary_count and secondary:
-        raise InvalidPicks(f"{game.capitalize()} lines have no star or Viking numbers")
-    if game == "lotto":
-        line = games.lotto.validate_line(main, plus, params)
-        return ParsedLine(picks_to_mask(line.numbers), 0, line.plus)
-    if game == "milli":
-        return ParsedLine(picks_to_mask(games.milli.validate_line(main, params)), 0, None)
-    if game == "eurojackpot":
-        line = games.eurojackpot.validate_line(main, secondary, params)
-        return ParsedLine(picks_to_mask(line.numbers), picks_to_mask(line.stars), None)
-    if len(secondary) != 1:
-        raise InvalidPicks(f"Vikinglotto line: expected 1 Viking number, got {len(secondary)}")
-    line = games.vikinglotto.validate_line(main, secondary[0], plus, params)
-    return ParsedLine(picks_to_mask(line.numbers), picks_to_mask([line.viking]), line.plus)
-
-
-def result_text(numbers: Mapping[str, Any]) -> str:
-    """'3 8 14 22 27 33 40 + 12, plus 7' style text of a canonical result."""
-    from .games import result_text_of
-
-    other = result_text_of(numbers)
-    if other is not None:
-        return other
-    out = " ".join(str(n) for n in numbers.get("numbers", []))
-    if numbers.get("additional") is not None:
-        out += f" + {numbers['additional']}"
-    if numbers.get("stars"):
-        out += " ★ " + " ".join(str(n) for n in numbers["stars"])
-    if numbers.get("viking") is not None:
-        out += f" V {numbers['viking']}"
-    if numbers.get("plus") is not None:
-        out += f" / plus {numbers['plus']}"
-    return out

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from compliance.bounds import INT_MAX, SMALLINT_MAX
 
+from .games import registry
 from .models import GAME_CHOICES, RuleSet
 from .rules.games import MULTIPLIER_GAMES as MULTIPLIER
 from .rules.jsonio import MAX_COUNT
@@ -149,13 +150,12 @@ class DrawScheduleForm(forms.Form):
         return _cents(self.cleaned_data.get("jackpot"))
 
 
-RESULT_FIELDS = ("numbers", "additional", "stars", "viking", "plus", "kunkku", "lucky", "bonus", "date", "letter",
-                 "digits", "city", "number")
+RESULT_FIELDS = registry.result_fields()  # every game's result fields (their codecs say which)
 
 
 class ResultForm(forms.Form):
-    """A draw result as staff read it from the draw: numbers separated by spaces. Each game shows its
-    own fields (the number games above; Keno, Kaikki tai ei mitään, ... those of `lottery.games`)."""
+    """A draw result as staff read it from the draw: numbers separated by spaces. Each game shows the
+    fields its codec names (`GameCodec.result_fields`)."""
 
     numbers = forms.CharField(label=_("Numbers"), help_text=_("The main numbers, separated by spaces."))
     additional = forms.IntegerField(label=_("Additional number"), min_value=0, max_value=PICK_MAX, required=False)
@@ -171,17 +171,12 @@ class ResultForm(forms.Form):
     city = forms.CharField(label=_("City"), max_length=100)
     number = forms.IntegerField(label=_("Number"), min_value=0, max_value=PICK_MAX)
 
-    def __init__(self, *args, game: str = "lotto", **kwargs):
-        from .games import CODECS
-
+    def __init__(self, *args, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        if game in CODECS:
-            keep = set(CODECS[game].result_fields)
-            if "numbers" in keep:
-                self.fields["numbers"].help_text = _("The drawn numbers, separated by spaces.")
-        else:
-            keep = {"numbers", *{"lotto": ["additional", "plus"], "milli": ["additional"], "eurojackpot": ["stars"],
-                                 "vikinglotto": ["viking", "plus"]}.get(game, [])}
+        spec = registry.find(game) if game is not None else registry.all()[0]
+        keep = set(spec.codec.result_fields) if spec is not None else {"numbers"}
+        if spec is not None and spec.codec.result_help:
+            self.fields["numbers"].help_text = spec.codec.result_help
         for name in list(self.fields):
             if name not in keep and name in RESULT_FIELDS:
                 del self.fields[name]

@@ -19,14 +19,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
-from .formats import LineFormat, ParsedResult, line_format
-from .rules import games
+from .formats import LineFormat, ParsedResult
 from .rules.bitmask import mask_to_picks
 
 LINE_TABLE = "lottery_line"
 DIRECT_ID_LIMIT = 2**32  # ids from the table's own sequence; retail COPY imports use batch * 2**32 + row
+
+
+class NumberGame(Protocol):
+    """What the SQL here needs of a number game (`lottery.games.numbers.NumberCodec`)."""
+
+    path_b_classes: tuple[tuple[str, int], ...]
+    path_b_plus_class: int | None
+    path_b_format: dict[str, int]
+
+    def line_format(self, params: Mapping[str, Any]) -> LineFormat: ...
+
+    def engine_classify(self, f: LineFormat, params: Mapping[str, Any], picks: frozenset[int], secondary: int,
+                        combo: Combo, plus: int | None) -> Any: ...
+
+    def path_b_candidates(self, params: Mapping[str, Any], main_hits: str, secondary_hits: str, plus: str) -> str: ...
 
 
 def popcount_sql(expr: str, vendor: str) -> str:
@@ -57,7 +71,7 @@ class Combo:
     plus: bool | None  # None: not a Plussa line
 
 
-def _engine_class(f: LineFormat, params: Mapping[str, Any], c: Combo) -> tuple[str | None, bool]:
+def _engine_class(game: NumberGame, f: LineFormat, params: Mapping[str, Any], c: Combo) -> tuple[str | None, bool]:
     """Classify one constructed line with the engine. Drawn: main 1..K, additional K+1, secondary
     1..S, plus number 1; the line takes the first `hits` drawn numbers and fills up with undrawn ones."""
     k = f.main_count
@@ -69,25 +83,7 @@ def _engine_class(f: LineFormat, params: Mapping[str, Any], c: Combo) -> tuple[s
         picks.add(filler)
         filler += 1
     plus = None if c.plus is None else (1 if c.plus else 2)
-    if f.game == "lotto":
-        mod = games.lotto
-        res = mod.classify(mod.LottoLine(frozenset(picks), plus), mod.LottoResult(frozenset(range(1, k + 1)), k + 1, 1), params)
-    elif f.game == "milli":
-        mod = games.milli
-        res = mod.classify(frozenset(picks), mod.MilliResult(frozenset(range(1, k + 1)), k + 1))
-    elif f.game == "eurojackpot":
-        mod = games.eurojackpot
-        stars = set(range(1, c.secondary + 1))
-        extra = f.secondary_count + 1
-        while len(stars) < f.secondary_count:
-            stars.add(extra)
-            extra += 1
-        drawn = mod.EurojackpotDraw(frozenset(range(1, k + 1)), frozenset(range(1, f.secondary_count + 1)))
-        res = mod.classify(mod.EurojackpotDraw(frozenset(picks), frozenset(stars)), drawn)
-    else:
-        mod = games.vikinglotto
-        drawn = mod.VikinglottoDraw(frozenset(range(1, k + 1)), 1, 1)
-        res = mod.classify(mod.VikinglottoDraw(frozenset(picks), 1 if c.secondary else 2, plus), drawn, params)
+    res = game.engine_classify(f, params, frozenset(picks), c.secondary, c, plus)
     return res.class_key, bool(res.boosted)
 
 
@@ -105,12 +101,12 @@ def combos(f: LineFormat) -> list[Combo]:
     return out
 
 
-def engine_class_table(game: str, params: Mapping[str, Any]) -> dict[Combo, int | None]:
+def engine_class_table(game: NumberGame, params: Mapping[str, Any]) -> dict[Combo, int | None]:
     """Every feature combination -> code (class * 2 + boosted), None for a losing line."""
-    f = line_format(game, params)
+    f = game.line_format(params)
     table: dict[Combo, int | None] = {}
     for c in combos(f):
-        key, boosted = _engine_class(f, params, c)
+        key, boosted = _engine_class(game, f, params, c)
         table[c] = None if key is None else int(key) * 2 + int(boosted)
     return table
 
@@ -134,7 +130,7 @@ class Drawn:
 PLUS_STATE = {0: None, 1: False, 2: True}  # the `p` feature: not in Plussa, plus number wrong, right
 
 
-def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int) -> str:
+def path_a_counts_sql(game: NumberGame, params: Mapping[str, Any], drawn: Drawn, draw_id: int) -> str:
     """Lines, stakes and add-on stakes of the draw grouped by the drawn numbers each line holds: its
     main mask and its secondary mask each ANDed with the drawn numbers, and its plus number. One pass
     with no function per line, cheaper than counting matches: at most 2**8 main groups for Lotto times
@@ -142,7 +138,7 @@ def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_i
     classifies them (`classify_group`). The chunks are planned from the import records and the
     lines numbered by the table's own sequence (`direct_lines_sql`), not from this query. Plain SQL,
     the same on every database."""
-    f = line_format(game, params)
+    f = game.line_format(params)
     main = int(drawn.main) | (int(drawn.additional) if f.additional else 0)
     sec = f"extra_mask & {int(drawn.secondary)}" if f.secondary_count else "0"
     return (  # a constant 0 for the secondary numbers of a game without them stays out of the grouping
@@ -154,12 +150,12 @@ def path_a_counts_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_i
 Features = tuple[int, int, int, int]  # (h main hits, s secondary hits, a additional held, p plus state)
 
 
-def path_a_groups(rows, game: str, params: Mapping[str, Any], drawn: Drawn) -> list[tuple[Features, int, int, int]]:
+def path_a_groups(rows, game: NumberGame, params: Mapping[str, Any], drawn: Drawn) -> list[tuple[Features, int, int, int]]:
     """Path A's groups (`path_a_counts_sql`: main and secondary masks of the drawn numbers held, plus
     number, lines, stakes, add-on stakes) merged by their features (h, s, a, p): main hits h and
     secondary hits s as popcounts of the held masks, a the additional number held, p the plus number
     state (0 not in Plussa, 1 wrong, 2 right; `PLUS_STATE`)."""
-    f = line_format(game, params)
+    f = game.line_format(params)
     merged: dict[Features, list[int]] = {}
     for main_held, sec_held, plus, n, stake, addon in rows:
         h = (int(main_held) & int(drawn.main)).bit_count()
@@ -208,76 +204,49 @@ def _plussa(params: Mapping[str, Any]) -> list[int]:
     return [int(c) for c in plussa.get("classes", [])]
 
 
-# Path B's class tables, written out by hand from the digest (§5.1-§5.4): (condition on the columns
-# h main hits, a additional held, s secondary hits) -> class, in order; the plus-number class (Lotto
-# 7, Vikinglotto 9) for a Plussa line with no other prize; and the draw format these conditions
-# assume. They are never read from a rule version: `lottery.check_tables` compares a rule version
-# with them when it is published and refuses one they cannot settle.
-PATH_B_CLASSES: dict[str, tuple[tuple[str, int], ...]] = {
-    "lotto": (("h = 7", 1), ("h = 6 AND a = 1", 2), ("h = 6", 3), ("h = 5", 4), ("h = 4", 5),
-              ("h = 3 AND a = 1", 6)),  # §28 / digest §5.1
-    "eurojackpot": tuple((f"h = {m} AND s = {s}", c) for m, s, c in (  # §29 / digest §5.2: main + stars
-        (5, 2, 1), (5, 1, 2), (5, 0, 3), (4, 2, 4), (4, 1, 5), (3, 2, 6), (4, 0, 7), (2, 2, 8), (3, 1, 9),
-        (3, 0, 10), (1, 2, 11), (2, 1, 12))),
-    "vikinglotto": tuple((f"h = {m} AND s = {v}", c) for m, v, c in (  # §30 / digest §5.3: main + Viking
-        (6, 1, 1), (6, 0, 2), (5, 1, 3), (5, 0, 4), (4, 1, 5), (4, 0, 6), (3, 1, 7), (3, 0, 8))),
-    "milli": (("h = 6", 1), ("h = 5 AND a = 1", 2), ("h = 5", 3), ("h = 4", 4), ("h = 3", 5),
-              ("h = 2", 6)),  # §31 / digest §5.4
-}
-PATH_B_PLUS_CLASS: dict[str, int] = {"lotto": 7, "vikinglotto": 9}
-PATH_B_FORMAT: dict[str, dict[str, int]] = {
-    "lotto": {"numbers": 7, "additional": 1},
-    "eurojackpot": {"numbers": 5, "stars": 2},
-    "vikinglotto": {"numbers": 6},
-    "milli": {"numbers": 6, "additional": 1},
-}
+# Path B's class tables are written out by hand from the digest in each number game's module
+# (`NumberGame.path_b_classes`, `path_b_plus_class`, `path_b_format`, `path_b_candidates`). They are
+# never read from a rule version: `lottery.check_tables` compares a rule version with them when it is
+# published and refuses one they cannot settle.
 
-
-def path_b_check_cells(game: str) -> dict[str, Any]:
+def number_check_cells(game: NumberGame) -> dict[str, Any]:
     """Path B's tables as cells named like the rule version's parameters (`lottery.check_tables`):
     the list of classes and the format values its class conditions assume."""
-    classes = [c for _, c in PATH_B_CLASSES[game]]
-    if game in PATH_B_PLUS_CLASS:
-        classes.append(PATH_B_PLUS_CLASS[game])
+    classes = [c for _, c in game.path_b_classes]
+    if game.path_b_plus_class is not None:
+        classes.append(game.path_b_plus_class)
     cells: dict[str, Any] = {"classes": ", ".join(str(c) for c in classes)}
-    cells.update({f"format.{key}": value for key, value in PATH_B_FORMAT[game].items()})
+    cells.update({f"format.{key}": value for key, value in game.path_b_format.items()})
     return cells
 
 
-def ruleset_check_cells(game: str, params: Mapping[str, Any]) -> dict[str, Any]:
+def number_ruleset_cells(game: NumberGame, params: Mapping[str, Any]) -> dict[str, Any]:
     """The same cells read from a rule version's parameters."""
     classes = params.get("classes")
     keys = [str(c.get("class")) if isinstance(c, Mapping) else repr(c) for c in classes] \
         if isinstance(classes, list) else [repr(classes)]
     fmt = params.get("format") if isinstance(params.get("format"), Mapping) else {}
     cells: dict[str, Any] = {"classes": ", ".join(keys)}
-    cells.update({f"format.{key}": fmt.get(key) for key in PATH_B_FORMAT[game]})
+    cells.update({f"format.{key}": fmt.get(key) for key in game.path_b_format})
     return cells
 
 
-def path_b_class_sql(game: str, params: Mapping[str, Any]) -> str:
+def path_b_class_sql(game: NumberGame, params: Mapping[str, Any]) -> str:
     """Class number from the columns h (main hits), a (additional 0/1), s (secondary hits), plus_ok."""
-    if game not in PATH_B_CLASSES:  # pragma: no cover - guarded by require_number_game
-        raise ValueError(game)
-    rows = [f"WHEN {condition} THEN {c}" for condition, c in PATH_B_CLASSES[game]]
-    if game in PATH_B_PLUS_CLASS and params.get("plussa"):
-        rows.append(f"WHEN plus_ok = 1 THEN {PATH_B_PLUS_CLASS[game]}")
+    rows = [f"WHEN {condition} THEN {c}" for condition, c in game.path_b_classes]
+    if game.path_b_plus_class is not None and params.get("plussa"):
+        rows.append(f"WHEN plus_ok = 1 THEN {game.path_b_plus_class}")
     return "CASE " + " ".join(rows) + " END"
 
 
-def path_b_candidates_sql(game: str, params: Mapping[str, Any], drawn: Drawn, vendor: str) -> str:
+def path_b_candidates_sql(game: NumberGame, params: Mapping[str, Any], drawn: Drawn, vendor: str) -> str:
     """A cheap condition every winning line meets (more lines may): only those are classified. Hand-
-    written like the tables below; were it to leave out a winner, the check would find it missing."""
+    written in the game's module like its tables; were it to leave out a winner, the check would find
+    it missing."""
     main = popcount_sql(f"main_mask & {drawn.main | drawn.additional}", vendor)
     plus = f" OR plus = {drawn.plus}" if params.get("plussa") and drawn.plus is not None else ""
-    if game == "lotto":  # every class needs 3 correct (class 6: 3 + additional) but class 7 (plus)
-        return f"({main} >= 3{plus})"
-    if game == "vikinglotto":  # every class needs 3 main numbers but class 9 (plus)
-        return f"({main} >= 3{plus})"
-    if game == "milli":  # every class needs 2 correct
-        return f"{main} >= 2"
     stars = popcount_sql(f"extra_mask & {drawn.secondary}", vendor)
-    return f"{main} + 2 * {stars} >= 3"  # Eurojackpot: 3+0, 2+1, 1+2 are the smallest winning results
+    return game.path_b_candidates(params, main, stars, plus)
 
 
 def path_b_features_sql(drawn: Drawn) -> str:
@@ -302,7 +271,7 @@ def draw_filter_sql(draw_id: int, lo: int, vendor: str) -> str:
 
 
 def path_b_select_sql(
-    game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, lo: int, hi: int, vendor: str,
+    game: NumberGame, params: Mapping[str, Any], drawn: Drawn, draw_id: int, lo: int, hi: int, vendor: str,
 ) -> str:
     """The winners among the draw's lines with lo <= id < hi: id, wager_id, cls (class), bst (1:
     boosted by Plussa), by path B's own code."""
@@ -329,7 +298,7 @@ def prize_sql(prizes: Mapping[int, int], cls: str = "cls", bst: str = "bst") -> 
 
 
 def path_b_insert_sql(
-    game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, run_id: int,
+    game: NumberGame, params: Mapping[str, Any], drawn: Drawn, draw_id: int, run_id: int,
     prizes: Mapping[int, int], lo: int, hi: int, vendor: str,
 ) -> str:
     """INSERT the winners among the draw's lines with lo <= id < hi, with their prizes."""
@@ -350,7 +319,7 @@ def held_winners_sql() -> list[str]:
             "TRUNCATE pg_temp.settle_winners"]
 
 
-def path_b_hold_sql(game: str, params: Mapping[str, Any], drawn: Drawn, draw_id: int, chunk: int,
+def path_b_hold_sql(game: NumberGame, params: Mapping[str, Any], drawn: Drawn, draw_id: int, chunk: int,
                     lo: int, hi: int) -> str:
     """Path B's winners of a chunk into the session's temporary table, tagged with the chunk."""
     return (f"INSERT INTO pg_temp.settle_winners (chunk, line_id, wager_id, class_no, bst)"

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
+from compliance.models import Approval
+
 from .models import RuleSet
 
 
@@ -204,8 +206,6 @@ def settlement_diff_winners(run, *, after: int | None = None, limit: int = 100) 
 def draw_pending_approvals(draw) -> list:
     """The draw's four-eyes requests waiting for a second person (compliance.approvals): the result's
     confirmation, a correction's, the settlement's approval for payout, large wins; oldest first."""
-    from compliance.models import Approval
-
     from .services.draws import CORRECTION_KIND, RESULT_KIND
     from .services.payouts import LARGE_WIN_KIND, PAYOUT_KIND
 

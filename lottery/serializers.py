@@ -9,6 +9,7 @@ from rest_framework import serializers
 from compliance.bounds import BIGINT_MAX, INT_MAX, SMALLINT_MAX
 from compliance.models import Approval
 
+from .games import registry
 from .models import (
     GAME_CHOICES,
     Draw,
@@ -20,6 +21,7 @@ from .models import (
     SettlementRun,
     TierResult,
 )
+from .rules.bitmask import mask_to_picks
 
 # A drawn or played number, position or digit: far above any game's range (the game's rules then say
 # what is allowed), low enough that no arithmetic on it can blow up.
@@ -275,28 +277,24 @@ class LineSerializer(serializers.Serializer):
     picks = serializers.SerializerMethodField(help_text="The line in its game's terms (lottery.games).")
 
     def _other(self, line) -> dict | None:
-        """Keno, Jokeri, ...: the stored line described by its game (context `games`: draw -> code, params)."""
-        from .games import CODECS
-
+        """The stored line described by its game's codec, for a game whose lines are more than numbers
+        (Keno, Jokeri, ...; `GameCodec.describes_picks`; context `games`: draw -> code, params)."""
         code, params = (self.context.get("games") or {}).get(line.draw_id, (None, None))
-        if code not in CODECS:
+        spec = registry.find(code)
+        if spec is None or not spec.codec.describes_picks:
             return None
-        return CODECS[code].describe_line(line.main_mask, line.extra_mask, line.plus, line.flags, params)
+        return spec.codec.describe_line(line.main_mask, line.extra_mask, line.plus, line.flags, params)
 
     def get_picks(self, line) -> dict | None:
         return self._other(line)
 
     def get_numbers(self, line) -> list[int]:
-        from .rules.bitmask import mask_to_picks
-
         other = self._other(line)
         if other is not None:
             return list(other.get("numbers") or [])
         return mask_to_picks(line.main_mask)
 
     def get_secondary(self, line) -> list[int]:
-        from .rules.bitmask import mask_to_picks
-
         if self._other(line) is not None:
             return []
         return mask_to_picks(line.extra_mask)

@@ -2,21 +2,22 @@
 self-exclusion. Thin: serializers validate, services decide.
 
 Every refusal is a 4xx with `{"code": ..., "detail": ...}` (and the reasons behind it) and changes
-nothing; see players/errors.py for the statuses.
+nothing: the services raise `players.errors` (DomainErrors) and the API's one exception handler
+(`compliance.api_errors`) answers them; see players/errors.py for the statuses.
 """
 
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.response import Response
 
-from compliance.api_errors import error_responses, register_api_error
+from compliance.api_errors import error_responses
 
 from . import selectors, services
-from .errors import PlayerError
 from .models import GameAccount, LedgerEntry, Player, PlaySession
 from .serializers import (
     IntervalSerializer,
@@ -36,9 +37,6 @@ from .serializers import (
     StakeSerializer,
     VerificationSerializer,
 )
-
-# The service refusals (players/errors.py) answer through the API's one exception handler.
-register_api_error(PlayerError, lambda exc: (exc.status_code, exc.as_dict()))
 
 REFUSALS = error_responses(
     400, 404, 409, 422,
@@ -138,56 +136,44 @@ class PlayerVerificationAPI(_PlayersAPI):
         return _status_response(player)
 
 
-class DepositAPI(_PlayersAPI):
+class _MovementAPI(_PlayersAPI):
+    """A money movement of the player's own (deposit, withdrawal, stake): validate, post through the
+    service, answer with the posting (201; 200 when the reference was posted before)."""
+
+    permission_required = "players.transact"
+    serializer_class = MoneySerializer
+
+    def move(self, player: Player, data: dict) -> services.Posting:
+        raise NotImplementedError
+
+    @extend_schema(responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS})
+    def post(self, request, pk: int):
+        player = self.player()
+        return _posting_response(self.move(player, self.valid(self.serializer_class)))
+
+
+class DepositAPI(_MovementAPI):
     """Deposit; refused above the balance cap (`allowed_cents` says how much still fits) or a limit."""
 
-    permission_required = "players.transact"
-    serializer_class = MoneySerializer
-
-    @extend_schema(
-        request=MoneySerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
-    )
-    def post(self, request, pk: int):
-        player = self.player()
-        data = self.valid(MoneySerializer)
-        return _posting_response(
-            services.account_deposit(actor=request.user, account=player.account, request=request, **data)
-        )
+    def move(self, player, data):
+        return services.account_deposit(actor=self.request.user, account=player.account, request=self.request, **data)
 
 
-class WithdrawalAPI(_PlayersAPI):
+class WithdrawalAPI(_MovementAPI):
     """Withdraw to the player (allowed during self-exclusion)."""
 
-    permission_required = "players.transact"
-    serializer_class = MoneySerializer
-
-    @extend_schema(
-        request=MoneySerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
-    )
-    def post(self, request, pk: int):
-        player = self.player()
-        data = self.valid(MoneySerializer)
-        return _posting_response(
-            services.account_withdraw(actor=request.user, account=player.account, request=request, **data)
-        )
+    def move(self, player, data):
+        return services.account_withdraw(actor=self.request.user, account=player.account, request=self.request, **data)
 
 
-class StakeAPI(_PlayersAPI):
+class StakeAPI(_MovementAPI):
     """Debit a stake placed in an open play session."""
 
-    permission_required = "players.transact"
     serializer_class = StakeSerializer
 
-    @extend_schema(
-        request=StakeSerializer, responses={201: PostingSerializer, 200: PostingSerializer, **REFUSALS}
-    )
-    def post(self, request, pk: int):
-        player = self.player()
-        data = self.valid(StakeSerializer)
+    def move(self, player, data):
         session = PlaySession.objects.filter(pk=data.pop("session"), player=player).first()
-        return _posting_response(
-            services.account_stake(actor=request.user, account=player.account, session=session, **data)
-        )
+        return services.account_stake(actor=self.request.user, account=player.account, session=session, **data)
 
 
 class PrizeAPI(_PlayersAPI):
@@ -216,8 +202,8 @@ class PrizeAPI(_PlayersAPI):
         return Response(
             PrizePendingSerializer({
                 "code": "approval_required",
-                "detail": "The prize is above this channel's limit; it is credited when a compliance officer "
-                "approves it.",
+                "detail": _("The prize is above this channel's limit; it is credited when a compliance officer "
+                            "approves it."),
                 "approval": credit.approval.pk,
                 "reference": data["reference"],
             }).data,

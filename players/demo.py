@@ -19,14 +19,17 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from compliance import roles
+from compliance.approvals import approval_decide
 from compliance.audit import audit_record
-from compliance.models import ExclusionRegistry
+from compliance.idcodes import finnish_id
+from compliance.identity import identifier_hash
+from compliance.models import Approval, ExclusionRegistry
+from compliance.registry_services import registry_import_stage
 from compliance.services import staff_set_roles
 from compliance.tokens import token_issue_once
 
-from . import rules, services
+from . import services
 from .errors import PlayerError
-from .identity import identifier_hash
 from .models import Channel, OperatorLimit, Person, Player
 
 ACTOR = "system:seed_demo"
@@ -42,7 +45,7 @@ PEOPLE = [
 
 
 def _register(first, last, birth, individual, email, channel) -> tuple[Player, str, bool]:
-    hetu = rules.finnish_id(birth, individual)
+    hetu = finnish_id(birth, individual)
     existing = (
         Person.objects.filter(national_id_hash=identifier_hash(hetu, "FI")).select_related("player").first()
     )
@@ -66,15 +69,11 @@ def _register(first, last, birth, individual, email, channel) -> tuple[Player, s
 def _import_register(registry: ExclusionRegistry, hetu: str) -> None:
     """Load the demo national register the way staff do: a file staged by one compliance officer and
     applied when a second one approves it (four eyes), so its import history and freshness show."""
-    from compliance.approvals import approval_decide
-    from compliance.models import Approval
-    from compliance.registry_services import registry_import_stage
-
     users = get_user_model().objects
     today = timezone.localdate()
     rows = [f"{hetu},FI,{today - dt.timedelta(days=400)},,DEMO-0001"]
     for n, birth in enumerate((dt.date(1980, 5, 5), dt.date(1991, 9, 9), dt.date(1962, 12, 1)), start=2):
-        rows.append(f"{rules.finnish_id(birth, 990 + n)},FI,{today - dt.timedelta(days=30 * n)},"
+        rows.append(f"{finnish_id(birth, 990 + n)},FI,{today - dt.timedelta(days=30 * n)},"
                     f"{today + dt.timedelta(days=365)},DEMO-{n:04d}")
     data = ("identifier,country,starts,ends,external_id\n" + "\n".join(rows) + "\n").encode()
     batch = registry_import_stage(actor=users.get(username="compliance"), registry=registry, data=data,

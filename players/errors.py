@@ -1,7 +1,9 @@
-"""Refusals raised by the player services, each with a stable reason code and a readable message.
+"""Refusals raised by the player services: `compliance.errors.DomainError`s, each with a stable reason
+code, a translatable message and the HTTP status below.
 
-The API turns them into `{"code": ..., "detail": ..., ...}` with the status below; a refusal
-changes nothing (only the screening decision behind it is logged).
+The API's one exception handler (`compliance.api_errors`) answers them as `{"code", "detail", ...}` with
+their extra keys (`reasons`, `allowed_cents`, ...); pages show the same message (`compliance.refusals`).
+A refusal changes nothing (only the screening decision behind it is logged).
 
 | class | status | when |
 |---|---|---|
@@ -12,39 +14,45 @@ changes nothing (only the screening decision behind it is logged).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from compliance.errors import DomainError
+from compliance.screening import reason_message
 
-class PlayerError(Exception):
-    status_code = 409
 
-    def __init__(self, code: str, detail: str, **extra: Any):
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-        self.extra = extra
+class PlayerError(DomainError):
+    """`PlayerError(code, message, params={...}, **extra)`: `message` a `gettext_lazy` template whose
+    `%(name)s` parameters come from `params` and `extra`; `extra` is also kept in the API body."""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "detail": self.detail, **self.extra}
+    status = 409
+
+    def __init__(self, code: str, message: Any, *, params: Mapping[str, Any] | None = None, **extra: Any):
+        super().__init__(message, code=code, extra=extra, **{**extra, **(params or {})})
 
 
 class InvalidRequest(PlayerError):
-    status_code = 400
+    status = 400
 
 
 class Conflict(PlayerError):
-    status_code = 409
+    status = 409
 
 
 class Refused(PlayerError):
-    status_code = 422
+    status = 422
 
     @classmethod
     def from_decision(cls, decision) -> Refused:
+        """The first denial of a screening decision, with every denial under `reasons` (each message in
+        the active language, rendered from the reason's code and parameters)."""
         denials = [r for r in decision.reasons if r["code"] != "balance_cap_diverted"]
         first = denials[0]
-        extra = {k: v for k, v in first.items() if k not in ("code", "message", "error")}
-        public = [{k: v for k, v in r.items() if k != "error"} for r in denials]
-        err = cls(first["code"], first["message"], reasons=public, **extra)
+        extra = {k: v for k, v in first.items() if k not in ("code", "message", "error", "params")}
+        public = [
+            {**{k: v for k, v in r.items() if k not in ("error", "params")}, "message": reason_message(r)}
+            for r in denials
+        ]
+        err = cls(first["code"], reason_message(first), reasons=public, **extra)
         err.decision = decision
         return err

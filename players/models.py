@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from compliance.idcodes import normalise_name
 from compliance.money import format_cents
 
 from . import rules
@@ -84,7 +85,7 @@ class Person(models.Model):
         return f"{self.first_name} {self.last_name} ({self.birth_date:%Y-%m-%d})"
 
     def save(self, *args, **kwargs):
-        self.name_normalised = rules.normalise_name(self.first_name, self.last_name)
+        self.name_normalised = normalise_name(self.first_name, self.last_name)
         super().save(*args, **kwargs)
 
     @property

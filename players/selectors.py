@@ -9,8 +9,10 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.db.models import Q, QuerySet, Sum
 
+from compliance.idcodes import normalise_name
+from compliance.identity import identifier_hash
+
 from . import rules
-from .identity import identifier_hash
 from .models import (
     Channel,
     GameAccount,
@@ -171,7 +173,7 @@ def person_search(
     qs = Person.objects.select_related("player", "player__account").order_by("last_name", "first_name", "pk")
     if not (name.strip() or birth_date or national_id.strip()):
         return qs.none()
-    for token in rules.normalise_name(name).split():
+    for token in normalise_name(name).split():
         qs = qs.filter(name_normalised__contains=token)
     if birth_date:
         qs = qs.filter(birth_date=birth_date)

@@ -23,17 +23,19 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from compliance import screening
 from compliance.approvals import ApprovalRefused, approval_request, register_approval_handler
 from compliance.audit import audit_record
 from compliance.controls import register_control
+from compliance.idcodes import IdentifierInvalid, finnish_id_birth_date, normalise_name
+from compliance.identity import decrypt_identifier, encrypt_identifier, identifier_hash
 from compliance.models import Approval, AuditEvent
 from compliance.money import format_cents
 
 from . import rules
 from .errors import Conflict, InvalidRequest, PlayerError, Refused
-from .identity import decrypt_identifier, encrypt_identifier, identifier_hash
 from .models import (
     RESERVED_CHANNEL_CODES,
     Channel,
@@ -53,6 +55,26 @@ from .selectors import active_self_exclusion, current_player_limit, person_searc
 
 Action = screening.Action
 Kind = LedgerEntry.Kind
+
+# The messages of the pure rules' refusals (players.rules raises codes; the words are translated here).
+INTERVAL_REFUSALS = {
+    "interval_before_first_reminder": _(
+        "The reminder interval can be changed only after the first reminder has been shown."
+    ),
+    "interval_too_long": _("The reminder interval can only be shortened: at most 15 minutes."),
+    "interval_too_short": _("The reminder interval must be at least one minute."),
+}
+IDENTIFIER_PROBLEMS = {
+    "format": _("not a Finnish personal identity code (DDMMYYCZZZQ)"),
+    "check_character": _("the check character of the identity code is wrong"),
+    "date": _("the identity code does not encode a real date"),
+}
+CANNOT_SHORTEN = _(
+    "The player is already excluded until %(until)s; a self-exclusion can be extended but not shortened."
+)
+CANNOT_SHORTEN_PERMANENT = _(
+    "The player is already excluded permanently; a self-exclusion can be extended but not shortened."
+)
 
 
 def _actor_repr(actor: Any) -> str:
@@ -107,24 +129,26 @@ def player_register(
     if jurisdiction not in settings.PLAYER_MIN_AGE:
         raise InvalidRequest(
             "unknown_jurisdiction",
-            f"Unknown jurisdiction {jurisdiction!r}.",
+            _("Unknown jurisdiction %(jurisdiction)s."),
+            params={"jurisdiction": jurisdiction},
             jurisdictions=sorted(settings.PLAYER_MIN_AGE),
         )
     if id_country == "FI":
         try:
-            encoded = rules.finnish_id_birth_date(national_id)
-        except ValueError as exc:
+            encoded = finnish_id_birth_date(national_id)
+        except IdentifierInvalid as exc:
             raise InvalidRequest(
-                "invalid_identifier", f"The national identifier is not valid: {exc}."
+                "invalid_identifier", _("The national identifier is not valid: %(problem)s."),
+                params={"problem": IDENTIFIER_PROBLEMS[exc.code]},
             ) from None
         if encoded != birth_date:
             raise InvalidRequest(
-                "identifier_birth_date_mismatch", "The identifier does not match the birth date."
+                "identifier_birth_date_mismatch", _("The identifier does not match the birth date.")
             )
     person = Person(
         first_name=first_name.strip(),
         last_name=last_name.strip(),
-        name_normalised=rules.normalise_name(first_name, last_name),
+        name_normalised=normalise_name(first_name, last_name),
         birth_date=birth_date,
         national_id_hash=identifier_hash(national_id, id_country),
         national_id_encrypted=encrypt_identifier(national_id, id_country),
@@ -140,11 +164,11 @@ def player_register(
     )
     error: PlayerError | None = None
     player = None
-    already = Conflict("already_registered", "A person with this national identifier is already registered.")
+    already = Conflict("already_registered", _("A person with this national identifier is already registered."))
     refused_here = Conflict(
         "registration_refused",
-        "The registration cannot be completed through this channel; the person can contact the "
-        "operator's customer service.",
+        _("The registration cannot be completed through this channel; the person can contact the "
+          "operator's customer service."),
     )
     existing = Player.objects.filter(person__national_id_hash=person.national_id_hash).first()
     if existing is not None and channel is not None:
@@ -278,9 +302,10 @@ class Posting:
 
 def _positive(amount_cents: int) -> int:
     if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
-        raise InvalidRequest("invalid_amount", "The amount must be a positive whole number of cents.")
+        raise InvalidRequest("invalid_amount", _("The amount must be a positive whole number of cents."))
     if amount_cents > rules.MAX_AMOUNT_CENTS:
-        raise InvalidRequest("invalid_amount", f"The amount is above the largest allowed, {rules.MAX_AMOUNT_CENTS} cents.")
+        raise InvalidRequest("invalid_amount", _("The amount is above the largest allowed, %(largest)s cents."),
+                             params={"largest": rules.MAX_AMOUNT_CENTS})
     return amount_cents
 
 
@@ -305,7 +330,8 @@ def _replay(account: GameAccount, reference: str, kind: str, amount_cents: int) 
     if entry.kind != kind or entry.requested_cents != amount_cents:
         raise Conflict(
             "reference_conflict",
-            f"Reference {reference!r} was already used for a {entry.kind} of {entry.requested_cents} cents.",
+            _("Reference %(reference)s was already used for a %(kind)s of %(amount)s cents."),
+            params={"kind": entry.get_kind_display(), "amount": entry.requested_cents},
             reference=reference,
             entry=entry.pk,
         )
@@ -351,8 +377,80 @@ def _post(
 def _reference(reference: str) -> str:
     reference = (reference or "").strip()
     if not reference or len(reference) > 100:
-        raise InvalidRequest("invalid_reference", "A reference of 1 to 100 characters is required.")
+        raise InvalidRequest("invalid_reference", _("A reference of 1 to 100 characters is required."))
     return reference
+
+
+@dataclass(frozen=True)
+class _Movement:
+    """What differs between the player's own money movements: the entry's kind and sign, the screening
+    action, whether it is played in a session, the audit action (stakes are audited by the game's own
+    record, not here) and, for money out, the refusal when the balance is too low."""
+
+    kind: str
+    action: str
+    debit: bool = False
+    in_session: bool = False
+    audit_action: str = ""
+    too_low: Any = None
+
+
+DEPOSIT = _Movement(Kind.DEPOSIT, Action.DEPOSIT, audit_action="players.deposit")
+WITHDRAWAL = _Movement(
+    Kind.WITHDRAWAL, Action.WITHDRAWAL, debit=True, audit_action="players.withdrawal",
+    too_low=_("The balance is too low for this withdrawal."),
+)
+STAKE = _Movement(
+    Kind.STAKE, Action.STAKE, debit=True, in_session=True, too_low=_("The balance is too low for this stake.")
+)
+
+
+def _move(
+    movement: _Movement, *, actor, account: GameAccount, amount_cents: int, reference: str,
+    session: PlaySession | None = None, game: str = "", now=None, request=None,
+) -> Posting:
+    """One money movement asked for by the player or a channel: idempotent by reference, screened with
+    the rows locked, posted and audited in one transaction; a refusal is raised after it (the screening
+    decision and any reminder that fell due are kept)."""
+    who = _actor_repr(actor)
+    amount = _positive(amount_cents)
+    reference = _reference(reference)
+    now = now or timezone.now()
+    error = None
+    with transaction.atomic():
+        person, acct = _lock_money(account)
+        existing = _replay(acct, reference, movement.kind, amount)
+        if existing:
+            return Posting(existing, replayed=True)
+        sess = _lock_session(session, acct.player_id) if movement.in_session else None
+        if sess is not None:
+            _session_touch(sess, now)
+        if movement.debit and amount > acct.balance_cents:
+            error = Refused("insufficient_funds", movement.too_low, available_cents=acct.balance_cents)
+        else:
+            decision = screening.screen(
+                person, movement.action, amount, account=acct, session=sess, now=now, actor=actor
+            )
+            if decision.allowed:
+                entry = _post(
+                    acct, kind=movement.kind, amount_cents=-amount if movement.debit else amount,
+                    reference=reference, who=who, now=now, session=sess, game=game,
+                )
+                if sess is not None:
+                    sess.last_activity_at = now
+                    sess.save(update_fields=["last_activity_at"])
+                if movement.audit_action:
+                    audit_record(
+                        actor=actor,
+                        action=movement.audit_action,
+                        obj=acct,
+                        after={"amount_cents": amount, "balance_cents": acct.balance_cents, "reference": reference},
+                        request=request,
+                    )
+            else:
+                error = Refused.from_decision(decision)
+    _raise_if(error)
+    return Posting(entry)
 
 
 def account_deposit(
@@ -360,73 +458,16 @@ def account_deposit(
 ) -> Posting:
     """Deposit money; refused (nothing changed) by screening, e.g. above the balance cap with the
     amount still allowed in the refusal."""
-    who = _actor_repr(actor)
-    amount = _positive(amount_cents)
-    reference = _reference(reference)
-    now = now or timezone.now()
-    error = None
-    with transaction.atomic():
-        person, acct = _lock_money(account)
-        existing = _replay(acct, reference, Kind.DEPOSIT, amount)
-        if existing:
-            return Posting(existing, replayed=True)
-        decision = screening.screen(person, Action.DEPOSIT, amount, account=acct, now=now, actor=actor)
-        if decision.allowed:
-            entry = _post(acct, kind=Kind.DEPOSIT, amount_cents=amount, reference=reference, who=who, now=now)
-            audit_record(
-                actor=actor,
-                action="players.deposit",
-                obj=acct,
-                after={"amount_cents": amount, "balance_cents": acct.balance_cents, "reference": reference},
-                request=request,
-            )
-        else:
-            error = Refused.from_decision(decision)
-    _raise_if(error)
-    return Posting(entry)
+    return _move(DEPOSIT, actor=actor, account=account, amount_cents=amount_cents, reference=reference,
+                 now=now, request=request)
 
 
 def account_withdraw(
     *, actor, account: GameAccount, amount_cents: int, reference: str, now=None, request=None
 ) -> Posting:
     """Withdraw money to the player; allowed also during self-exclusion."""
-    who = _actor_repr(actor)
-    amount = _positive(amount_cents)
-    reference = _reference(reference)
-    now = now or timezone.now()
-    error = None
-    with transaction.atomic():
-        person, acct = _lock_money(account)
-        existing = _replay(acct, reference, Kind.WITHDRAWAL, amount)
-        if existing:
-            return Posting(existing, replayed=True)
-        if amount > acct.balance_cents:
-            error = Refused(
-                "insufficient_funds",
-                "The balance is too low for this withdrawal.",
-                available_cents=acct.balance_cents,
-            )
-        else:
-            decision = screening.screen(person, Action.WITHDRAWAL, amount, account=acct, now=now, actor=actor)
-            if decision.allowed:
-                entry = _post(
-                    acct, kind=Kind.WITHDRAWAL, amount_cents=-amount, reference=reference, who=who, now=now
-                )
-                audit_record(
-                    actor=actor,
-                    action="players.withdrawal",
-                    obj=acct,
-                    after={
-                        "amount_cents": amount,
-                        "balance_cents": acct.balance_cents,
-                        "reference": reference,
-                    },
-                    request=request,
-                )
-            else:
-                error = Refused.from_decision(decision)
-    _raise_if(error)
-    return Posting(entry)
+    return _move(WITHDRAWAL, actor=actor, account=account, amount_cents=amount_cents, reference=reference,
+                 now=now, request=request)
 
 
 def account_stake(
@@ -440,46 +481,8 @@ def account_stake(
     now=None,
 ) -> Posting:
     """Debit a stake placed in an open play session, within the limits and with no reminder due."""
-    who = _actor_repr(actor)
-    amount = _positive(amount_cents)
-    reference = _reference(reference)
-    now = now or timezone.now()
-    error = None
-    with transaction.atomic():
-        person, acct = _lock_money(account)
-        existing = _replay(acct, reference, Kind.STAKE, amount)
-        if existing:
-            return Posting(existing, replayed=True)
-        sess = _lock_session(session, acct.player_id)
-        if sess is not None:
-            _session_touch(sess, now)
-        if amount > acct.balance_cents:
-            error = Refused(
-                "insufficient_funds",
-                "The balance is too low for this stake.",
-                available_cents=acct.balance_cents,
-            )
-        else:
-            decision = screening.screen(
-                person, Action.STAKE, amount, account=acct, session=sess, now=now, actor=actor
-            )
-            if decision.allowed:
-                entry = _post(
-                    acct,
-                    kind=Kind.STAKE,
-                    amount_cents=-amount,
-                    reference=reference,
-                    who=who,
-                    now=now,
-                    session=sess,
-                    game=game,
-                )
-                sess.last_activity_at = now
-                sess.save(update_fields=["last_activity_at"])
-            else:
-                error = Refused.from_decision(decision)
-    _raise_if(error)
-    return Posting(entry)
+    return _move(STAKE, actor=actor, account=account, amount_cents=amount_cents, reference=reference,
+                 session=session, game=game, now=now)
 
 
 def _credit(
@@ -578,9 +581,9 @@ def account_adjust(
     who = _actor_repr(actor)
     reference = _reference(reference)
     if not isinstance(amount_cents, int) or amount_cents == 0:
-        raise InvalidRequest("invalid_amount", "An adjustment is a non-zero whole number of cents.")
+        raise InvalidRequest("invalid_amount", _("An adjustment is a non-zero whole number of cents."))
     if not note.strip():
-        raise InvalidRequest("note_required", "An adjustment needs a reason.")
+        raise InvalidRequest("note_required", _("An adjustment needs a reason."))
     now = now or timezone.now()
     error = None
     with transaction.atomic():
@@ -592,7 +595,7 @@ def account_adjust(
         if not 0 <= new_balance <= acct.cap_cents:
             error = Refused(
                 "adjustment_out_of_range",
-                "The adjustment would take the balance below zero or above the cap.",
+                _("The adjustment would take the balance below zero or above the cap."),
                 balance_cents=acct.balance_cents,
                 cap_cents=acct.cap_cents,
             )
@@ -629,12 +632,12 @@ def payout_mark_paid(
     who = _actor_repr(actor)
     bank_reference = bank_reference.strip()
     if not bank_reference:
-        raise InvalidRequest("bank_reference_required", "Give the bank's reference of the payment.")
+        raise InvalidRequest("bank_reference_required", _("Give the bank's reference of the payment."))
     now = now or timezone.now()
     with transaction.atomic():
         p = PendingPayout.objects.select_for_update().get(pk=payout.pk)
         if p.status != PendingPayout.Status.PENDING:
-            raise Conflict("payout_not_pending", "This payout has already been paid.")
+            raise Conflict("payout_not_pending", _("This payout has already been paid."))
         p.status = PendingPayout.Status.PAID
         p.paid_at = now
         p.paid_by_repr = who
@@ -674,15 +677,15 @@ def limit_set(
     """
     who = _actor_repr(actor)
     if kind not in LimitKind.values or period not in LimitPeriod.values:
-        raise InvalidRequest("invalid_limit", "Unknown limit kind or period.")
+        raise InvalidRequest("invalid_limit", _("Unknown limit kind or period."))
     if kind == LimitKind.TIME and amount_cents is not None or kind != LimitKind.TIME and minutes is not None:
         raise InvalidRequest(
-            "invalid_limit", "Play-time limits are in minutes, deposit and loss limits in cents."
+            "invalid_limit", _("Play-time limits are in minutes, deposit and loss limits in cents.")
         )
     value = minutes if kind == LimitKind.TIME else amount_cents
     if value is not None and (not isinstance(value, int) or not 0 < value <= rules.MAX_AMOUNT_CENTS):
         raise InvalidRequest(
-            "invalid_limit", "A limit must be a positive whole number (or empty for no limit)."
+            "invalid_limit", _("A limit must be a positive whole number (or empty for no limit).")
         )
     now = now or timezone.now()
     cooling_off = dt.timedelta(hours=settings.PLAYER_LIMIT_COOLING_OFF_HOURS)
@@ -797,7 +800,7 @@ def session_refresh(*, actor, session: PlaySession, now=None) -> PlaySession:
 
 
 def _closed(s: PlaySession) -> Conflict:
-    return Conflict("session_closed", "The play session has ended.", end_reason=s.end_reason)
+    return Conflict("session_closed", _("The play session has ended."), end_reason=s.end_reason)
 
 
 def session_answer_reminder(
@@ -815,7 +818,7 @@ def session_answer_reminder(
         if s.ended_at is not None:
             error = _closed(s)
         elif reminder is None:
-            error = Conflict("no_reminder_due", "No reminder is waiting for an answer.")
+            error = Conflict("no_reminder_due", _("No reminder is waiting for an answer."))
         elif choice == SessionReminder.Choice.CONTINUE:
             interval = s.reminder_interval
             if interval_minutes is not None:
@@ -823,7 +826,7 @@ def session_answer_reminder(
                 try:
                     rules.check_reminder_interval(interval, s.reminders_shown)
                 except rules.IntervalRefused as exc:
-                    error = InvalidRequest(exc.code, exc.message)
+                    error = InvalidRequest(exc.code, INTERVAL_REFUSALS[exc.code])
             if error is None:
                 reminder.answered_at, reminder.choice = now, choice
                 reminder.interval_seconds_after = int(interval.total_seconds())
@@ -836,7 +839,7 @@ def session_answer_reminder(
             reminder.save()
             _end_session(s, PlaySession.EndReason.REMINDER_LOGOUT, now)
         else:
-            error = InvalidRequest("invalid_choice", "Choose 'continue' or 'logout'.")
+            error = InvalidRequest("invalid_choice", _("Choose 'continue' or 'logout'."))
     _raise_if(error)
     return s
 
@@ -856,7 +859,7 @@ def session_set_interval(*, actor, session: PlaySession, minutes: int, now=None)
             try:
                 rules.check_reminder_interval(interval, s.reminders_shown)
             except rules.IntervalRefused as exc:
-                error = InvalidRequest(exc.code, exc.message)
+                error = InvalidRequest(exc.code, INTERVAL_REFUSALS[exc.code])
             else:
                 s.reminder_interval_seconds = int(interval.total_seconds())
                 s.last_activity_at = now
@@ -887,9 +890,9 @@ def self_exclusion_start(
     but never shortened."""
     who = _actor_repr(actor)
     if permanent == (days is not None):
-        raise InvalidRequest("invalid_period", "Give either a number of days or permanent.")
+        raise InvalidRequest("invalid_period", _("Give either a number of days or permanent."))
     if days is not None and (not isinstance(days, int) or days < 1):
-        raise InvalidRequest("invalid_period", "A self-exclusion lasts at least one day.")
+        raise InvalidRequest("invalid_period", _("A self-exclusion lasts at least one day."))
     now = now or timezone.now()
     ends_at = None if permanent else now + dt.timedelta(days=days)
     error = None
@@ -901,14 +904,14 @@ def self_exclusion_start(
         ):
             if current.permanent == permanent and (permanent or ends_at == current.ends_at):
                 return current
-            until = (
-                "permanently"
-                if current.permanent
-                else f"until {timezone.localtime(current.ends_at):%Y-%m-%d %H:%M}"
-            )
+            if current.permanent:
+                message, params = CANNOT_SHORTEN_PERMANENT, {}
+            else:
+                message, params = CANNOT_SHORTEN, {"until": f"{timezone.localtime(current.ends_at):%Y-%m-%d %H:%M}"}
             error = Conflict(
                 "self_exclusion_cannot_shorten",
-                f"The player is already excluded {until}; a self-exclusion can be extended but not shortened.",
+                message,
+                params=params,
                 ends_at=current.ends_at.isoformat() if current.ends_at else None,
             )
         else:
@@ -953,7 +956,8 @@ def identifier_search(*, actor, national_id: str, id_country: str = "FI", now=No
     if recent >= limit:
         audit_record(actor=actor, action="players.identifier_search_throttled", data={"limit_per_hour": limit},
                      significant=True, request=request)
-        raise Refused("throttled", f"At most {limit} look-ups by identifier an hour; try again later.")
+        raise Refused("throttled", _("At most %(limit)s look-ups by identifier an hour; try again later."),
+                      params={"limit": limit})
     people = list(person_search(national_id=national_id, id_country=id_country)[:2])
     audit_record(actor=actor, action=IDENTIFIER_SEARCH_ACTION,
                  data={"id_country": id_country, "found": [p.pk for p in people]}, request=request)
@@ -974,11 +978,12 @@ def channel_create(*, actor, user, code: str, name: str = "", request=None) -> C
     code = (code or "").strip().lower()
     if not code or code in RESERVED_CHANNEL_CODES:
         raise InvalidRequest("invalid_channel_code",
-                             f"A channel code is required and may not be one of: {', '.join(sorted(RESERVED_CHANNEL_CODES))}.")
+                             _("A channel code is required and may not be one of: %(reserved)s."),
+                             params={"reserved": ", ".join(sorted(RESERVED_CHANNEL_CODES))})
     if Channel.objects.filter(code=code).exists():
-        raise Conflict("channel_code_taken", f"The channel code {code!r} is already taken.")
+        raise Conflict("channel_code_taken", _("The channel code %(code)s is already taken."), params={"code": code})
     if Channel.objects.filter(user_id=user.pk).exists():
-        raise Conflict("channel_user_taken", "This user is already bound to a channel.")
+        raise Conflict("channel_user_taken", _("This user is already bound to a channel."))
     channel = Channel.objects.create(code=code, name=name or code, user=user)
     audit_record(actor=actor, action="players.channel_created", obj=channel,
                  after={"code": code, "user": user.get_username(), "prize_limit_cents": 0},
@@ -1018,7 +1023,7 @@ def channel_prize_credit(
         if pending is not None:
             if pending.payload.get("amount_cents") != amount_cents:
                 raise Conflict("reference_conflict",
-                               f"Reference {reference!r} already waits for approval with another amount.",
+                               _("Reference %(reference)s already waits for approval with another amount."),
                                reference=reference)
             return PrizeCredit(approval=pending)
         approval = approval_request(
@@ -1044,14 +1049,14 @@ def payout_release_request(*, actor, payout: PendingPayout, bank_reference: str,
     counts as paid (issue 14 item 2: every money exit needs two people)."""
     bank_reference = (bank_reference or "").strip()
     if not bank_reference:
-        raise InvalidRequest("bank_reference_required", "Give the bank's reference of the payment.")
+        raise InvalidRequest("bank_reference_required", _("Give the bank's reference of the payment."))
     with transaction.atomic():
         p = PendingPayout.objects.select_for_update().get(pk=payout.pk)
         if p.status != PendingPayout.Status.PENDING:
-            raise Conflict("payout_not_pending", "This payout has already been paid.")
+            raise Conflict("payout_not_pending", _("This payout has already been paid."))
         if Approval.objects.filter(kind=PAYOUT_RELEASE_KIND, state=Approval.State.REQUESTED,
                                    target_type="players.pendingpayout", target_id=str(p.pk)).exists():
-            raise Conflict("payout_release_pending", "This payout's release already waits for a second person.")
+            raise Conflict("payout_release_pending", _("This payout's release already waits for a second person."))
         return approval_request(
             actor=actor, kind=PAYOUT_RELEASE_KIND, obj=p,
             payload={"bank_reference": bank_reference[:100], "amount_cents": p.amount_cents},
@@ -1066,7 +1071,7 @@ def _payout_release_approved(approval: Approval, *, approver) -> None:
         payout_mark_paid(actor=approval.requested_by or approval.requested_by_repr, payout=payout,
                          bank_reference=approval.payload["bank_reference"], approver=approver)
     except PlayerError as exc:
-        raise ApprovalRefused(exc.detail) from None
+        raise ApprovalRefused(exc.template, code=exc.code, **exc.params) from None
 
 
 register_approval_handler(CHANNEL_PRIZE_KIND, _channel_prize_approved, permission="players.approve_channel_prize")

@@ -15,12 +15,14 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.errors import DomainError
+from compliance.identity import encryption_available
 from compliance.models import AuditEvent, ScreeningDecision
+from compliance.refusals import show_refusal
+from compliance.screening import reason_message
 
 from . import selectors, services
-from .errors import PlayerError
 from .forms import IdentifierSearchForm, PayoutPaidForm, PlayerSearchForm, VerifyForm
-from .identity import encryption_available
 from .models import OperatorLimit, PendingPayout, Player, PlaySession, SessionReminder
 
 VIEW_PLAYERS = ("compliance.access_backoffice", "players.view_player")
@@ -56,8 +58,8 @@ class PlayerSearchView(StaffPermissionRequired, TemplateView):
                     actor=request.user, national_id=id_form.cleaned_data["national_id"],
                     id_country=id_form.cleaned_data["id_country"], request=request,
                 )
-            except PlayerError as exc:
-                id_form.add_error("national_id", exc.detail)
+            except DomainError as exc:
+                show_refusal(request, exc, id_form)
         return self.render_to_response(self.get_context_data(id_form=id_form, people=people))
 
 
@@ -92,7 +94,7 @@ class PlayerDetailView(StaffPermissionRequired, TemplateView):
             sessions=sessions,
             self_exclusion=selectors.active_self_exclusion(person, now),
             self_exclusions=person.self_exclusions.all(),
-            decisions=ScreeningDecision.objects.filter(person=person).order_by("-created_at", "-pk")[:50],
+            decisions=_decisions_shown(person),
             can_reveal=user.has_perm("players.reveal_identifier"),
             encryption_available=encryption_available(),
             can_verify=user.has_perm("players.verify_person"),
@@ -116,6 +118,15 @@ class PlayerDetailView(StaffPermissionRequired, TemplateView):
                     objects |= Q(object_type=label, object_id__in=[str(i) for i in ids])
             ctx["audit_events"] = AuditEvent.objects.filter(objects).order_by("-seq")[:100]
         return ctx
+
+
+def _decisions_shown(person) -> list[ScreeningDecision]:
+    """The person's latest screening decisions, each reason's message in the reader's language (the
+    log keeps it in English with its parameters; compliance.screening.reason_message)."""
+    decisions = list(ScreeningDecision.objects.filter(person=person).order_by("-created_at", "-pk")[:50])
+    for d in decisions:
+        d.shown_reasons = [{"code": r.get("code", ""), "message": reason_message(r)} for r in d.reasons]
+    return decisions
 
 
 class RevealIdentifierView(PlayerDetailView):
@@ -172,6 +183,6 @@ class PayoutPaidView(StaffPermissionRequired, View):
                 messages.success(
                     request, _("The payment is recorded; it counts as paid when a second person approves it.")
                 )
-            except PlayerError as exc:
-                messages.error(request, exc.detail)
+            except DomainError as exc:
+                show_refusal(request, exc)
         return redirect("players:detail", pk=payout.account.player_id)

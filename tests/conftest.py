@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import connections
 from django.test import TransactionTestCase
+from django.utils import translation
 
 from compliance import triggers
 
@@ -171,4 +172,12 @@ def _own_audit_checkpoints(tmp_path_factory):
 
     path = tmp_path_factory.getbasetemp() / "audit" / f"{uuid.uuid4().hex}.jsonl"
     with override_settings(AUDIT_CHECKPOINT_STORE=str(path)):
+        yield
+
+
+@pytest.fixture
+def language_restored():
+    """For tests that send a language (Accept-Language, the language cookie): LocaleMiddleware leaves it
+    active in the thread and nothing deactivates it, so restore the one before the test."""
+    with translation.override(translation.get_language()):
         yield

@@ -3,7 +3,7 @@ import datetime as _dt
 import factory
 from django.contrib.auth import get_user_model
 
-from players import rules as _player_rules  # pure Python, no models
+from compliance import idcodes as _idcodes  # pure Python, no models
 
 PASSWORD = "correct-horse-battery"
 
@@ -29,7 +29,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 def finnish_id_for(birth_date: _dt.date, n: int) -> str:
     """A valid Finnish identity code with an individual number in the never-issued 900-999 range."""
-    return _player_rules.finnish_id(birth_date, 900 + n % 100)
+    return _idcodes.finnish_id(birth_date, 900 + n % 100)
 
 
 class PersonFactory(factory.django.DjangoModelFactory):
@@ -77,7 +77,7 @@ def sales_channel(code: str = "test"):
 
 
 def _identity():
-    from players import identity
+    from compliance import identity
 
     return identity
 

@@ -1,4 +1,8 @@
-"""The report kinds: what rows each one has and which template draws it.
+"""The report kinds: what rows each one has and which template draws it, and the registry of them.
+
+compliance keeps the machinery (rendering, PDF, CSV, archive, jobs) and its own kinds (the audit
+extract, exclusion hits); each app registers its kinds from its `AppConfig.ready()` with
+`register_kind` (players: player protection; lottery: the draw payout report and large wins).
 
 A kind is a `ReportKind(key, title, version, template, columns, rows)`. `rows(params)` returns a
 list of dicts with the column keys (plain strings and numbers, so CSV and PDF show the same values;
@@ -16,9 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from ..checkpoints import CheckpointError, get_store
 from ..models import ScreeningDecision
 from ..money import cents_value, format_cents
 from ..selectors import AuditFilter, audit_events
@@ -47,7 +53,8 @@ def pdf_cell(key: str, value: Any) -> str:
     return "" if cents is None else format_cents(cents, symbol=False)
 
 
-def _person(p) -> str:
+def person_label(p) -> str:
+    """'12 Aino Virtanen' for a report row; '' for nobody."""
     return f"{p.pk} {p.first_name} {p.last_name}" if p is not None else ""
 
 
@@ -79,6 +86,11 @@ class ReportKind:
     prepare_params: Callable[[dict], dict] | None = None
     csv_columns: tuple[str, ...] = ()
     cell: Callable[[str, Any], str] = pdf_cell
+    # The fields the kind adds to the reports page's request form, made fresh for each form (their
+    # choices may come from the database), and its parameters from the form's cleaned data (default:
+    # the `extra_params` that were given). ValueError from `form_params` is shown on the form.
+    form_fields: Callable[[], dict[str, forms.Field]] | None = None
+    form_params: Callable[[dict], dict] | None = None
     period: bool = True  # the report covers a period (since, until)
     # Rows per <table> in the table layout (0: one table), lines per block in the listing layout.
     table_rows: int = 0
@@ -93,6 +105,22 @@ class ReportKind:
             period_bounds(params)
         except (KeyError, TypeError) as exc:
             raise ValueError(f"The period needs 'since' and 'until' dates ({exc}).") from None
+        return params
+
+    def fields(self) -> dict[str, forms.Field]:
+        return self.form_fields() if self.form_fields is not None else {}
+
+    def params_from_form(self, data: dict) -> dict:
+        """The kind's own parameters from the request form's cleaned data (the period is the form's)."""
+        if self.form_params is not None:
+            return self.form_params(data)
+        params = {}
+        for key in self.extra_params:
+            value = data.get(key)
+            if isinstance(value, str):
+                value = value.strip()
+            if value not in (None, ""):
+                params[key] = value
         return params
 
     def data(self, params: dict) -> ReportData:
@@ -126,8 +154,6 @@ def audit_extract_data(params: dict) -> ReportData:
     (docs/compliance.md, "Audit trail"): an auditor compares the seal at a checkpoint's sequence number
     with the chain, and the checkpoint's signature with the key. Checkpoints are only ever appended, so
     a past period's extract renders the same every time."""
-    from ..checkpoints import CheckpointError, get_store
-
     _, until = period_bounds(params)
     checkpoints, problem = [], ""
     try:
@@ -145,7 +171,8 @@ def audit_extract_data(params: dict) -> ReportData:
 
 EXCLUSION_CODES = ("registry_excluded", "self_excluded", "registry_unavailable")
 
-def _refusals(params: dict, codes: tuple[str, ...]):
+def screening_refusals(params: dict, codes: tuple[str, ...]):
+    """(decision, reason) of the period's refused screening decisions whose reason is one of `codes`."""
     since, until = period_bounds(params)
     qs = (
         ScreeningDecision.objects.filter(allowed=False, created_at__gte=since, created_at__lt=until)
@@ -158,69 +185,44 @@ def _refusals(params: dict, codes: tuple[str, ...]):
 
 def exclusion_hits_rows(params: dict) -> list[dict]:
     return [
-        {"time": local(d.created_at), "action": d.action, "person": _person(d.person) or "(not registered)",
+        {"time": local(d.created_at), "action": d.action, "person": person_label(d.person) or "(not registered)",
          "code": r["code"], "registry": r.get("registry", ""), "asked_by": d.actor_repr, "decision": d.pk}
-        for d, r in _refusals(params, EXCLUSION_CODES)
+        for d, r in screening_refusals(params, EXCLUSION_CODES)
     ]
 
-LIMIT_CODES = ("deposit_limit", "loss_limit", "time_limit")
-
-def player_protection_rows(params: dict) -> list[dict]:
-    from players.models import SelfExclusion, SessionReminder
-
-    since, until = period_bounds(params)
-    rows = []
-    reminders = (
-        SessionReminder.objects.filter(due_at__gte=since, due_at__lt=until)
-        .select_related("session__player__person").order_by("due_at", "pk")
-    )
-    for r in reminders:
-        rows.append({"section": "reminder", "time": local(r.due_at), "person": _person(r.session.player.person),
-                     "detail": f"{r.played_seconds // 60} min played; choice: {r.choice or 'none yet'}"})
-    for d, r in _refusals(params, LIMIT_CODES):
-        rows.append({"section": "limit", "time": local(d.created_at), "person": _person(d.person),
-                     "detail": f"{r['code']} ({r.get('period', '')}) on {d.action}"})
-    exclusions = (
-        SelfExclusion.objects.filter(requested_at__gte=since, requested_at__lt=until)
-        .select_related("person").order_by("requested_at", "pk")
-    )
-    for x in exclusions:
-        rows.append({"section": "self_exclusion", "time": local(x.requested_at), "person": _person(x.person),
-                     "detail": f"until {local(x.ends_at) if x.ends_at else 'permanent'}"})
-    return rows
+def audit_extract_fields() -> dict[str, forms.Field]:
+    return {
+        "actor": forms.CharField(label=_("Actor (audit extract)"), required=False, max_length=150),
+        "object_type": forms.CharField(label=_("Object type (audit extract)"), required=False, max_length=100),
+        "object_id": forms.CharField(label=_("Object id (audit extract)"), required=False, max_length=64),
+    }
 
 
-def _lottery_kinds() -> tuple[ReportKind, ...]:
-    from .draws import DRAW_PAYOUT, LARGE_WINS
+AUDIT_EXTRACT = ReportKind(
+    "audit_extract", _("Audit extract"), "2", "compliance/reports/audit_extract.html",
+    (("seq", _("No.")), ("time", _("Time")), ("actor", _("Actor")), ("action", _("Action")),
+     ("object", _("Object")), ("object_repr", _("Description")), ("approver", _("Approver")),
+     ("significant", _("Significant")), ("hash", _("Hash"))),
+    audit_extract_rows, ("actor", "object_type", "object_id"), (7, 19, 20, 26, 26, 40, 12, 3, 16),
+    build=audit_extract_data, form_fields=audit_extract_fields,
+)
+EXCLUSION_HITS = ReportKind(
+    "exclusion_hits", _("Exclusion hits"), "1", "compliance/reports/table.html",
+    (("time", _("Time")), ("action", _("Action")), ("person", _("Person")), ("code", _("Reason")),
+     ("registry", _("Register")), ("asked_by", _("Asked by")), ("decision", _("Decision"))),
+    exclusion_hits_rows, (), (19, 10, 34, 20, 34, 20, 10),
+)
 
-    return DRAW_PAYOUT, LARGE_WINS
+# The registry: key -> kind, in registration order (the reports page offers them in this order).
+KINDS: dict[str, ReportKind] = {}
 
 
-KINDS: dict[str, ReportKind] = {
-    k.key: k
-    for k in (
-        ReportKind(
-            "audit_extract", _("Audit extract"), "2", "compliance/reports/audit_extract.html",
-            (("seq", _("No.")), ("time", _("Time")), ("actor", _("Actor")), ("action", _("Action")),
-             ("object", _("Object")), ("object_repr", _("Description")), ("approver", _("Approver")),
-             ("significant", _("Significant")), ("hash", _("Hash"))),
-            audit_extract_rows, ("actor", "object_type", "object_id"), (7, 19, 20, 26, 26, 40, 12, 3, 16),
-            build=audit_extract_data,
-        ),
-        ReportKind(
-            "exclusion_hits", _("Exclusion hits"), "1", "compliance/reports/table.html",
-            (("time", _("Time")), ("action", _("Action")), ("person", _("Person")), ("code", _("Reason")),
-             ("registry", _("Register")), ("asked_by", _("Asked by")), ("decision", _("Decision"))),
-            exclusion_hits_rows, (), (19, 10, 34, 20, 34, 20, 10),
-        ),
-        ReportKind(
-            "player_protection", _("Player protection"), "1", "compliance/reports/player_protection.html",
-            (("section", _("Section")), ("time", _("Time")), ("person", _("Person")), ("detail", _("Detail"))),
-            player_protection_rows, (), (14, 19, 40, 80),
-        ),
-        *_lottery_kinds(),
-    )
-}
+def register_kind(kind: ReportKind) -> None:
+    """Offer a report kind on the reports page and to `report_request`. Called from AppConfig.ready()."""
+    if kind.key in KINDS and KINDS[kind.key] is not kind:
+        raise ValueError(f"Report kind {kind.key!r} is registered twice.")
+    KINDS[kind.key] = kind
+
 
 def get_kind(key: str) -> ReportKind:
     try:

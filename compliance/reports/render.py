@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 
 from ..audit import audit_record
 from ..csvsafe import csv_writer
+from ..jobs import current, is_transient, job_enqueue, progress
 from ..models import Report
 from .kinds import get_kind
 
@@ -31,8 +32,6 @@ log = logging.getLogger(__name__)
 
 
 def _progress(report: Report, value: int) -> None:
-    from ..jobs import progress
-
     Report.objects.filter(pk=report.pk).update(progress=value)
     progress(value, 100)
 
@@ -41,8 +40,6 @@ def report_request(*, actor, kind: str, params: dict, language: str = "en", requ
     """Record a queued report and its job (compliance.jobs) in one transaction; the job is sent to a
     worker once the row is committed, or by the dispatcher when the broker is back. ValueError when
     the parameters do not fit the kind (the message is for staff)."""
-    from ..jobs import job_enqueue
-
     definition = get_kind(kind)
     if language not in LANGUAGES:
         raise ValueError(f"Unknown language {language!r}")
@@ -162,8 +159,6 @@ def report_render(report_id: int) -> Report | None:
     """Claim a queued report, render and archive it. Running it twice is harmless: a report that
     is already running or done is left alone, except by a later attempt of its own job (the job's
     claim makes that attempt the only one; the previous one died at "running")."""
-    from ..jobs import current, is_transient
-
     running = current()
     claimable = [Report.Status.QUEUED]
     if running is not None and running.attempts > 1:

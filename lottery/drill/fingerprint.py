@@ -13,18 +13,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from lottery.models import Draw, Line, Payout, SettlementRun, Winning
+from players.models import GameAccount, LedgerEntry, PendingPayout
+
 
 def _line_ranks(draw) -> dict[int, int]:
-    from lottery.models import Line
-
     ids = Line.objects.filter(draw=draw).order_by("id").values_list("id", flat=True)
     return {pk: rank for rank, pk in enumerate(ids)}
 
 
 def fingerprint(draw, players) -> dict:
-    from lottery.models import Draw, Payout, SettlementRun, Winning
-    from players.models import GameAccount, LedgerEntry, PendingPayout
-
     draw = Draw.objects.get(pk=draw.pk)
     rank = _line_ranks(draw)
     who = {p.pk: i for i, p in enumerate(players)}
@@ -91,9 +89,6 @@ def double_and_missing(draw, baseline: dict | None = None) -> tuple[int, int, st
     reference used twice; payouts due, held or failed, plus lines the baseline paid and this draw did
     not pay at all. `what is left` says it in words ("1,872 payouts due")."""
     from django.db.models import Count
-
-    from lottery.models import Payout
-    from players.models import LedgerEntry
 
     payouts = Payout.objects.filter(draw=draw)
     double = payouts.filter(state=Payout.State.PAID).values("run_id", "line_id").annotate(n=Count("pk")).filter(

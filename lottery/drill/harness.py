@@ -51,8 +51,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from celery import current_app as app
 from django.conf import settings
 from django.db import connection
+
+from compliance import roles
+from compliance.models import Report
+from lottery.models import Draw, DrawState, Payout, RunState, SettlementRun
 
 from .fingerprint import differences, double_and_missing, fingerprint
 from .world import WorldSpec, approve, build_world, confirm, drill_base, four_eyes_staff
@@ -262,8 +267,6 @@ class Drill:
     # -- set-up ------------------------------------------------------------------------------------
 
     def preflight(self) -> None:
-        from lottery.models import Draw, DrawState
-
         if connection.vendor != "postgresql":
             raise DrillRefused("fault_drill needs PostgreSQL (set DATABASE_URL to a database of its own)")
         if not self.opts.broker_outage:
@@ -286,8 +289,6 @@ class Drill:
             raise DrillRefused(f"the broker {url} does not answer: {exc}") from None
 
     def start(self) -> None:
-        from config.celery import app
-
         broker = settings.CELERY_BROKER_URL
         if self.opts.broker_outage:
             self.redis = PrivateRedis(self.workdir)
@@ -322,20 +323,14 @@ class Drill:
     # -- one draw ----------------------------------------------------------------------------------
 
     def _wait_settled(self, run_id: int, timeout: float):
-        from lottery.models import RunState, SettlementRun
-
         return _wait(lambda: SettlementRun.objects.filter(pk=run_id, state__in=[RunState.SETTLED, RunState.HALTED])
                      .values_list("state", flat=True).first(), timeout, 0.05)
 
     def _wait_paid(self, draw_id: int, timeout: float):
-        from lottery.models import Draw, DrawState
-
         return _wait(lambda: Draw.objects.filter(pk=draw_id, state=DrawState.PAID).exists(), timeout, 0.05)
 
     def _kill_on_lock(self, trial: Trial, run_id: int, phase: str, k: int) -> None:
         """Hold the lock of `phase`, wait until a worker waits on it, kill the workers, release, restart."""
-        from lottery.models import RunState, SettlementRun
-
         locker = self._locker
         run = SettlementRun.objects.get(pk=run_id)
         if phase == "writing":
@@ -371,8 +366,6 @@ class Drill:
                            + ("" if run.state == RunState.RUNNING or not waited else " [run not running]"))
 
     def _kill_paying(self, trial: Trial, draw_id: int, k: int) -> None:
-        from lottery.models import Payout
-
         paid = Payout.objects.filter(draw_id=draw_id, state=Payout.State.PAID)
         reached = _wait(lambda: paid.count() >= k, self.opts.timeout, 0.003)
         self.procs.kill_workers()
@@ -381,8 +374,6 @@ class Drill:
         trial.kills.append(f"paying {k} ({n} paid at the kill)" if reached else f"paying {k} (not reached; {n} paid)")
 
     def run_draw(self, index: int, staff, base, baseline: dict | None, plan: dict) -> tuple[Trial, dict]:
-        from lottery.models import Draw, Payout
-
         trial = Trial(index=index)
         t0 = time.monotonic()
         world = build_world(self.spec, index=index, staff=staff, base=base)
@@ -441,9 +432,6 @@ class Drill:
         from django.test import Client
         from django.test.utils import override_settings
 
-        from compliance import roles
-        from compliance.models import Report
-
         user, _ = get_user_model().objects.get_or_create(username="drill-compliance")
         user.groups.add(Group.objects.get(name=roles.COMPLIANCE_OFFICER))
         client = Client()
@@ -460,8 +448,6 @@ class Drill:
 
     def _reports_lost(self) -> None:
         """After the trials: a report requested during an outage must be done (nothing lost)."""
-        from compliance.models import Report
-
         for trial, pk in getattr(self, "_reports", []):
             done = _wait(lambda pk=pk: Report.objects.filter(pk=pk, status=Report.Status.DONE).exists(),
                          self.opts.timeout, 0.2)
@@ -489,8 +475,6 @@ class Drill:
         return plan
 
     def run(self) -> dict:
-        from lottery.models import SettlementRun
-
         self.preflight()
         started = time.monotonic()
         staff = four_eyes_staff("drill")

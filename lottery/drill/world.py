@@ -27,6 +27,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from compliance import roles
+from compliance.idcodes import finnish_id
+from lottery import services
+from lottery.games import registry
+from lottery.models import Draw, Game, SettlementRun
+from lottery.salesfile import write_sales_file
+from lottery.services.retail import retail_import
+from players import services as player_services
+
 DRILL_ACTOR = "system:fault_drill"
 CHANNEL_ACTOR = "channel:drill"
 JACKPOT_CENTS = 1_000_000_00
@@ -53,8 +62,6 @@ def four_eyes_staff(prefix: str) -> tuple:
     """Three staff users for the four-eyes steps of a draw: result entry, its confirmation, the
     settlement's approval (made once, reused)."""
     from django.contrib.auth.models import Group
-
-    from compliance import roles
 
     User = get_user_model()
     out = []
@@ -112,14 +119,6 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
     """Draw `index` of a drill: scheduled, its players' wagers placed, its retail lines imported, its
     result entered (not yet confirmed). Wagers are placed in one transaction, so the minute job that
     opens and closes sales never sees the draw half built."""
-    from lottery import services
-    from lottery.formats import line_format
-    from lottery.models import Draw, Game
-    from lottery.salesfile import write_sales_file
-    from lottery.services.retail import retail_import
-    from players import rules as player_rules
-    from players import services as players
-
     rng = random.Random(f"world-{spec.seed}")
     result = drill_result(spec.seed)
     game = Game.objects.get(code="lotto")
@@ -134,16 +133,16 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
         sessions = []
         for p in range(spec.players):
             birth, individual = _person(draw.number, p)
-            player = players.player_register(
+            player = player_services.player_register(
                 actor=DRILL_ACTOR, first_name=f"Drill{p:03d}", last_name=f"Draw{index:04d}", birth_date=birth,
-                national_id=player_rules.finnish_id(birth, individual), now=opens,
+                national_id=finnish_id(birth, individual), now=opens,
             )
-            players.person_verify(actor=DRILL_ACTOR, person=player.person, method="bank_id", now=opens)
+            player_services.person_verify(actor=DRILL_ACTOR, person=player.person, method="bank_id", now=opens)
             cap = player.account.cap_cents
             funds = cap - CAP_ROOM_CENTS if p < spec.capped else 500_00
-            players.account_deposit(actor=DRILL_ACTOR, account=player.account, amount_cents=funds,
+            player_services.account_deposit(actor=DRILL_ACTOR, account=player.account, amount_cents=funds,
                                     reference=f"drill-fund-{p}", now=opens + dt.timedelta(seconds=1))
-            sessions.append(players.session_start(actor=CHANNEL_ACTOR, player=player,
+            sessions.append(player_services.session_start(actor=CHANNEL_ACTOR, player=player,
                                                   now=opens + dt.timedelta(seconds=2)))
             world.players.append(player)
         per_wager = max(1, spec.lines_per_player // spec.wagers_per_player)
@@ -154,7 +153,7 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
                 services.wager_place(actor=CHANNEL_ACTOR, draw=draw, player=player, session=sessions[p],
                                      reference=f"drill-{draw.pk}-{p}-{w}", lines=lines, now=placed_at)
         services.draw_close_sales(actor=DRILL_ACTOR, draw=draw)
-    fmt = line_format("lotto", draw.ruleset.params)
+    fmt = registry.get(draw.game.code).codec.line_format(draw.ruleset.params)
     path = write_sales_file(fmt, spec.lines, rng, draw, first=_class_winners(rng, result))
     try:
         with open(path, "rb") as stream:
@@ -171,17 +170,12 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
 
 def confirm(world: World, staff: tuple):
     """Confirm the result by the second person: the settlement run is queued and, after commit, sent."""
-    from lottery import services
-    from lottery.models import SettlementRun
-
     services.result_confirm(actor=staff[1], draw=world.draw)
     return SettlementRun.objects.filter(draw=world.draw).order_by("-version").first()
 
 
 def approve(world: World, staff: tuple):
     """Approve the settled run for payout by a third person: payouts written, payment sent after commit."""
-    from lottery import services
-
     return services.settlement_approve(actor=staff[2], draw=world.draw)
 
 

@@ -1,7 +1,8 @@
-"""What every game of `lottery.games` provides, and the pieces they share.
+"""What every game's codec provides (`GameCodec`), and the pieces the codecs share.
 
-A game here is one of the six games that are not bitmask number games (Keno, Kaikki tai ei mitään,
-Tähdenlento, Synttärit, Jokeri, Lomatonni). Each module describes, for the draw pipeline:
+The number games extend it in `lottery.games.numbers` (bitmask lines, settled by
+`lottery.games.bitmask`). The six others (Keno, Kaikki tai ei mitään, Tähdenlento, Synttärit, Jokeri,
+Lomatonni; settled by `lottery.games.buckets`) describe, for the draw pipeline:
 
 * its **result** (`parse_result`: validated by the prize engine's ``validate_result``, stored as
   canonical JSON plus masks) and its **line** (`parse_line`: validated by the engine's
@@ -18,14 +19,19 @@ designated king number, Tuplaus position and digit), `addon_cents` the add-on fe
 
 from __future__ import annotations
 
+import enum
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext_lazy
 
 from compliance.bounds import parse_int
 
 from ..rules.bitmask import mask_to_picks
 from ..rules.errors import InvalidPicks, InvalidResult, RulesError
+from .messages import class_label
 
 FLAG_ADDON = 16  # the line plays the game's add-on
 LEVEL_BITS = 15  # Keno level, Tähdenlento game type
@@ -45,6 +51,16 @@ class LineValues:
     @property
     def addon(self) -> bool:
         return bool(self.flags & FLAG_ADDON)
+
+
+class RetailFormat(enum.Enum):
+    """The layout of a game's retail sales file (docs/draws.md, "Retail sales file")."""
+
+    NUMBERS = "numbers"  # the number-line file (n1..n7, s1, s2, plus); COPY on PostgreSQL
+    COLUMNS = "columns"  # the game's own columns (`GameCodec.csv_columns`), checked by its codec
+
+
+FIXED_COLUMNS = ("ticket", "sold_at", "terminal")
 
 
 @dataclass(frozen=True)
@@ -68,12 +84,12 @@ def empty(value: Any) -> bool:
 def whole(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> int:
     """A whole number from JSON (int) or text ("12")."""
     if isinstance(value, bool):
-        raise error(f"{what}: {value!r} is not a whole number")
+        raise error(f"{what}: {value!r} is not a whole number", code="not_whole", what=what, value=repr(value))
     if isinstance(value, int):
         return value
     if isinstance(value, str) and (number := parse_int(value.strip(), maximum=10**12 - 1, signed=True)) is not None:
         return number
-    raise error(f"{what}: {value!r} is not a whole number")
+    raise error(f"{what}: {value!r} is not a whole number", code="not_whole", what=what, value=repr(value))
 
 
 def numbers(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> list[int]:
@@ -82,7 +98,11 @@ def numbers(value: Any, what: str, error: type[RulesError] = InvalidPicks) -> li
         return [whole(p, what, error) for p in value.replace(",", " ").split()]
     if isinstance(value, Sequence):
         return [whole(v, what, error) for v in value]
-    raise error(f"{what}: expected a list of numbers")
+    raise error(f"{what}: expected a list of numbers", code="expected_list", what=what)
+
+
+def _present(value: Any) -> bool:
+    return not empty(value) and value is not False and value != 0
 
 
 def flag(value: Any, what: str) -> bool:
@@ -101,7 +121,8 @@ def flag(value: Any, what: str) -> bool:
 def required(data: Mapping[str, Any], key: str, label: str, game: str, error: type[RulesError]) -> Any:
     value = data.get(key)
     if empty(value):
-        raise error(f"{game} {'result' if error is InvalidResult else 'line'}: the {label} is required")
+        kind = "result" if error is InvalidResult else "line"
+        raise error(f"{game} {kind}: the {label} is required", code=f"{kind}_required", game=game, field=label)
     return value
 
 
@@ -214,6 +235,76 @@ class GameCodec:
     result_fields: tuple[str, ...] = ()  # keys of a result (form fields, API fields, canonical JSON)
     line_fields: tuple[str, ...] = ()  # keys of an API line besides stake_cents and addon_cents
     csv_columns: tuple[Column, ...] = ()
+    retail_format: RetailFormat = RetailFormat.COLUMNS
+    copy_import: bool = False  # PostgreSQL loads the game's retail files with COPY
+    fee_field: str = "addon_cents"  # the API field of an add-on's fee
+    #: The API shows a stored line in the game's own terms (``picks``, `describe_line`); the number
+    #: games show theirs as ``numbers`` and ``secondary`` only.
+    describes_picks = True
+    #: The help text of the result form's ``numbers`` field (None: the form's own).
+    result_help: Any = gettext_lazy("The drawn numbers, separated by spaces.")
+
+    @property
+    def canonical_fields(self) -> tuple[str, ...]:
+        """The keys of a stored (canonical) result."""
+        return self.result_fields
+
+    def class_name(self, class_key: str, label: str = "") -> str:
+        """A prize class's name in the active language: the rule version's label translated
+        (`lottery.games.messages.class_label`: "7 correct" -> "7 oikein"), else the class key."""
+        return class_label(label) if label else str(class_key)
+
+    # -- the retail sales file --------------------------------------------------------------------
+    def retail_header(self) -> list[str]:
+        """The columns of the game's retail sales file, in order."""
+        fees = ["stake_cents", "addon_cents"] if self.addon_name else ["stake_cents"]
+        return [*FIXED_COLUMNS, *(c.name for c in self.csv_columns), *fees]
+
+    def retail_names(self, data: Mapping[str, Any]) -> set[str]:
+        """Names in a row that the import turns into codes before it stores the lines (Lomatonni's
+        cities); none for most games."""
+        return set()
+
+    def retail_codes(self, names: set[str], *, create: bool) -> Mapping[str, int] | None:
+        """The codes of ``retail_names`` (created when ``create``); None: the game has none."""
+        return None
+
+    def parse_retail_line(self, params, data, codes: Mapping[str, int] | None) -> LineValues:
+        """A line of a sales file row (``codes``: `retail_codes`, None while only checking)."""
+        return self.parse_line(params, data)
+
+    def demo_row(self, rng: random.Random, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's columns and fees of one random retail row (`lottery.demo`): a third of the
+        lines play the add-on."""
+        row: dict[str, Any] = {"stake_cents": rng.choice([100, 200, 500])}
+        addon = rng.random() < 1 / 3
+        row.update(self.demo_picks(rng, params, addon))
+        row["addon_cents"] = 100 if addon else 0
+        return row
+
+    def demo_picks(self, rng: random.Random, params: Mapping[str, Any], addon: bool) -> dict[str, Any]:
+        """The game's columns of a random demo line (with its add-on when ``addon``)."""
+        raise NotImplementedError
+
+    # -- wagers -------------------------------------------------------------------------------------
+    def wager_line(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> tuple[LineValues, int]:
+        """A line of a wager from a sales channel and its add-on fee; raises a RulesError saying what
+        is wrong (fields the game's lines do not have, a fee without its add-on, bad picks)."""
+        allowed = {*self.line_fields, "stake_cents", "addon_cents", "game"}
+        stray = sorted(k for k, v in data.items() if k not in allowed and _present(v))
+        if stray:
+            raise InvalidPicks(f"{self.name} lines have no {', '.join(stray)} "
+                               f"(fields: {', '.join(self.line_fields)}, stake_cents, addon_cents)")
+        addon = data.get("addon_cents") or 0
+        if isinstance(addon, bool) or not isinstance(addon, int) or addon < 0:
+            raise InvalidPicks("addon_cents must be a whole number, 0 or more")
+        values = self.parse_line(params, data)
+        name = self.addon_name
+        if values.addon and not addon:
+            raise InvalidPicks(f"a {name} line pays the {name} fee (addon_cents)")
+        if not values.addon and addon:
+            raise InvalidPicks(f"addon_cents is the fee of {name or 'an add-on'}; this line plays none")
+        return values, addon
 
     # -- results and lines ----------------------------------------------------------------------
     def parse_result(self, params: Mapping[str, Any], data: Mapping[str, Any]):

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from ..formats import ParsedResult
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult
@@ -28,6 +30,8 @@ from .base import (
     required,
     whole,
 )
+from .buckets import BucketSettlement
+from .spec import DrawGameSpec
 
 # Digest §5.8 (§35), written out by hand for path B: digits correct -> class.
 CLASSES: dict[int, int] = {7: 1, 6: 2, 5: 3, 4: 4, 3: 5, 2: 6}
@@ -76,6 +80,12 @@ class Jokeri(GameCodec):
         if line.tuplaus is None:
             return LineValues(pack(line.digits))
         return LineValues(pack(line.digits), 0, line.tuplaus.position * 10 + line.tuplaus.digit, FLAG_ADDON)
+
+    def demo_picks(self, rng, params, addon):
+        row: dict[str, Any] = {"digits": "".join(str(rng.randint(0, 9)) for _ in range(DIGITS))}
+        if addon:
+            row["tuplaus_position"], row["tuplaus_digit"] = rng.randint(1, DIGITS), rng.randint(0, 9)
+        return row
 
     def csv_line(self, values):
         position, digit = values.get("tuplaus_position", "").strip(), values.get("tuplaus_digit", "").strip()
@@ -158,3 +168,5 @@ class Jokeri(GameCodec):
 
 
 CODEC = Jokeri()
+SPEC = DrawGameSpec(code=CODEC.code, name=_("Jokeri"), codec=CODEC, settlement=BucketSettlement(CODEC),
+                    rules=games.jokeri)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from ..formats import ParsedResult
 from ..matching import popcount_sql
 from ..rules import games
@@ -29,6 +31,8 @@ from .base import (
     table_cells,
     whole,
 )
+from .buckets import BucketSettlement
+from .spec import DrawGameSpec
 
 # Digest §5.6 (§33), written out by hand for path B: hits -> (Kerroin, Onnenapila); None = "—".
 TABLE: dict[int, tuple[int | None, int | None]] = {
@@ -125,3 +129,5 @@ class Kaikki(GameCodec):
 
 
 CODEC = Kaikki()
+SPEC = DrawGameSpec(code=CODEC.code, name=_("Kaikki tai ei mitään"), codec=CODEC, settlement=BucketSettlement(CODEC),
+                    rules=games.kaikki_tai_ei_mitaan)

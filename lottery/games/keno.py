@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from ..formats import ParsedResult
 from ..matching import popcount_sql
 from ..rules import games
@@ -34,6 +36,8 @@ from .base import (
     table_cells,
     whole,
 )
+from .buckets import BucketSettlement
+from .spec import DrawGameSpec
 
 # Digest §5.5 (§32), written out by hand for path B: level -> hits -> (Kerroin, Kunkku); None = "—".
 TABLE: dict[int, dict[int, tuple[int | None, int | None]]] = {
@@ -108,6 +112,12 @@ class Keno(GameCodec):
     def csv_line(self, values):
         return {"numbers": [values[f"n{i}"] for i in range(1, 12) if values.get(f"n{i}", "").strip()],
                 "kunkku": values.get("kunkku", ""), "king_number": values.get("king", "")}
+
+    def demo_picks(self, rng, params, addon):
+        row: dict[str, Any] = {f"n{i}": n for i, n in
+                               enumerate(sorted(rng.sample(range(1, 71), rng.randint(2, 11))), start=1)}
+        row["kunkku"] = 1 if addon else ""
+        return row
 
     def describe_line(self, main_mask, extra_mask, plus, flags, params=None):
         out: dict[str, Any] = {"numbers": join_picks(main_mask, extra_mask), "kunkku": bool(flags & FLAG_ADDON)}
@@ -206,3 +216,5 @@ def _cell(level: int, hits: int, king: bool) -> int:
 
 
 CODEC = Keno()
+SPEC = DrawGameSpec(code=CODEC.code, name=_("Keno"), codec=CODEC, settlement=BucketSettlement(CODEC),
+                    rules=games.keno)

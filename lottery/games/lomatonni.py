@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from ..formats import ParsedResult
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult
 from .base import Column, GameCodec, LineValues, class_keys, required, whole
+from .buckets import BucketSettlement
+from .spec import DrawGameSpec
 
 NUMBER_BITS = 7
 DEFER = object()  # parse_line(codes=DEFER): validate only, the city's code is looked up later
@@ -84,6 +88,15 @@ class Lomatonni(GameCodec):
             raise InvalidPicks(f"Lomatonni line: city {line.city!r} has no code")
         return LineValues(line.number | code << NUMBER_BITS)
 
+    def retail_names(self, data):
+        return {str(data.get("city", "")).strip()}
+
+    def retail_codes(self, names, *, create):
+        return city_codes(names, create=create)
+
+    def parse_retail_line(self, params, data, codes):
+        return self.parse_line(params, data, codes=DEFER if codes is None else codes)
+
     def describe_line(self, main_mask, extra_mask, plus, flags, params=None):
         return {"city": city_name(int(main_mask) >> NUMBER_BITS), "number": int(main_mask) & (NUMBER_SPAN - 1)}
 
@@ -126,3 +139,5 @@ class Lomatonni(GameCodec):
 
 
 CODEC = Lomatonni()
+SPEC = DrawGameSpec(code=CODEC.code, name=_("Lomatonni"), codec=CODEC, settlement=BucketSettlement(CODEC),
+                    rules=games.lomatonni)

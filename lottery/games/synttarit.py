@@ -12,11 +12,15 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from ..formats import ParsedResult
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult, RulesError
 from ..rules.params import Params
 from .base import PATH_B_ROUNDING_MODE, Column, GameCodec, LineValues, class_cells, mapping, required
+from .buckets import BucketSettlement
+from .spec import DrawGameSpec
 
 # Digest §5.7 (§34), written out by hand for path B: exact set of correct components -> (class, Kerroin).
 TABLE: dict[str, tuple[int, int]] = {
@@ -104,7 +108,7 @@ class Synttarit(GameCodec):
 
     def path_b_cell(self, params, drawn):
         whens = []
-        for match, (class_no, _) in TABLE.items():
+        for match, (class_no, _multiplier) in TABLE.items():
             cond = " AND ".join(f"{c.lower()} = {1 if c in match else 0}" for c in "DMYL")
             whens.append(f"WHEN {cond} THEN {class_no * 2}")
         return "CASE " + " ".join(whens) + " END"
@@ -130,3 +134,5 @@ class Synttarit(GameCodec):
 
 
 CODEC = Synttarit()
+SPEC = DrawGameSpec(code=CODEC.code, name=_("Synttärit"), codec=CODEC, settlement=BucketSettlement(CODEC),
+                    rules=games.synttarit)

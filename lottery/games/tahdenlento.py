@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from ..formats import ParsedResult
 from ..matching import popcount_sql
 from ..rules import games
@@ -34,6 +36,8 @@ from .base import (
     required,
     table_cells,
 )
+from .buckets import BucketSettlement
+from .spec import DrawGameSpec
 
 # Digest §5.10 (§37), written out by hand for path B: game type -> hits -> multiplier without the
 # bonus; with the bonus it is twice that.
@@ -175,3 +179,5 @@ def _cell(gt: int, hits: int, bonus: bool) -> int:
 
 
 CODEC = Tahdenlento()
+SPEC = DrawGameSpec(code=CODEC.code, name=_("Tähdenlento"), codec=CODEC, settlement=BucketSettlement(CODEC),
+                    rules=games.tahdenlento)

@@ -7,12 +7,14 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from compliance.models import FileJobRecord
+
 from .draws import Draw
 
 RETAIL = "retail"
 
 
-class RetailImport(models.Model):
+class RetailImport(FileJobRecord):
     """One retail sales file loaded for a draw: all of it or, when a row is bad, none of it.
 
     Failed imports are kept too, with the report of every bad row (docs/draws.md). The upload is
@@ -38,10 +40,6 @@ class RetailImport(models.Model):
     state = models.CharField(max_length=8, choices=State.choices)
     file_name = models.CharField(max_length=255)
     file_sha256 = models.CharField(max_length=64)
-    size_bytes = models.BigIntegerField(default=0)
-    # The upload in the default storage (compliance.file_jobs.store_upload); empty for a file the
-    # command line imported from its own path.
-    stored_file = models.CharField(max_length=200, blank=True)
     method = models.CharField(max_length=20, blank=True, help_text=_("copy (PostgreSQL) or batches"))
     # PostgreSQL COPY imports number their wagers and lines batch * 2**32 + row (see services.retail).
     batch = models.BigIntegerField(null=True, blank=True)
@@ -51,14 +49,8 @@ class RetailImport(models.Model):
     stake_cents = models.BigIntegerField(default=0)
     error_count = models.BigIntegerField(default=0)
     errors = models.JSONField(default=list, blank=True)
-    # Why the job itself stopped (not a row of the file): the exception, for staff and the log.
-    error = models.TextField(blank=True)
+    # Progress (FileJobRecord): bytes of the file read, then lines written.
     phase = models.CharField(max_length=10, choices=Phase.choices, blank=True)
-    # Progress of the phase: bytes of the file read, then lines written.
-    progress_done = models.BigIntegerField(default=0)
-    progress_total = models.BigIntegerField(default=0)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
     imported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -9,7 +9,19 @@ from __future__ import annotations
 
 
 class RulesError(Exception):
-    """Base class of every error raised by ``lottery.rules``."""
+    """Base class of every error raised by ``lottery.rules``.
+
+    The message is English. ``code`` (a stable word, "" when the error has none yet) and ``params``
+    (the named values of the message) let a caller show it in another language: the lottery app
+    translates at its boundary (`lottery.games.messages`), the engine stays free of Django."""
+
+    code: str = ""
+
+    def __init__(self, *args: object, code: str = "", **params: object) -> None:
+        super().__init__(*args)
+        if code:
+            self.code = code
+        self.params = params
 
 
 class InvalidPicks(RulesError):

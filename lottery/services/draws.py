@@ -24,7 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 
 from compliance.approvals import (
     ApprovalRefused,
@@ -38,10 +38,13 @@ from compliance.approvals import (
 from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.audit import audit_record
 from compliance.bounds import INT_MAX
+from compliance.errors import either, lazy_cents, lazy_format
 from compliance.models import Approval
 from compliance.money import format_cents
 
-from ..formats import PIPELINE_GAMES, UnsupportedGame, parse_result
+from ..formats import UnsupportedGame
+from ..games import registry
+from ..games.messages import domain_message
 from ..models import (
     GAME_CHOICES,
     Draw,
@@ -58,12 +61,15 @@ from ..rules.errors import RulesError
 from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 
 S = DrawState
-MAIN_GAMES_WITH_ADDONS = ("lotto", "vikinglotto", "eurojackpot")  # §2
-ADDON_GAMES = ("jokeri", "lomatonni")
 CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
 # Four-eyes kinds (compliance.approvals) of this module; payouts.py has lottery.payout and lottery.large_win.
 RESULT_KIND = "lottery.result"
 CORRECTION_KIND = "lottery.correction"
+# Refusals said in more than one place.
+NO_JACKPOT = _("%(game)s has no jackpot: rule version %(ruleset)s pays no jackpot class.")
+ENTERED_IT = _("You entered this result of %(draw)s; a different user must confirm it (four-eyes rule).")
+REQUESTED_IT = _("You requested this correction of %(draw)s; a different user must confirm it.")
+NO_CORRECTION = _("No correction of %(draw)s is awaiting confirmation.")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -71,6 +77,7 @@ CORRECTION_KIND = "lottery.correction"
 # ------------------------------------------------------------------------------------------------
 
 def _local(value: dt.datetime) -> str:
+    """A time in the operator's zone, the same form in every language (it goes into messages)."""
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
 
 
@@ -79,17 +86,21 @@ def _lock(draw: Draw | int) -> Draw:
     return Draw.objects.select_for_update().select_related("game", "ruleset").get(pk=pk)
 
 
-def _require(draw: Draw, allowed: tuple[str, ...], doing: str) -> None:
+def _require(draw: Draw, allowed: tuple[str, ...], doing: Any) -> None:
+    """Refuse unless the draw is in one of the `allowed` states; `doing` is a translatable phrase
+    ("entering the result"). The state names are the model's labels, shown in the reader's language."""
     if draw.state not in allowed:
-        wanted = " or ".join(str(DrawState(s).label) for s in allowed)
         raise DrawStateError(
-            f"{draw} is {draw.get_state_display()}: {doing} needs a draw that is {wanted}."
+            _("%(draw)s is %(state)s: %(doing)s needs a draw that is %(wanted)s."),
+            draw=str(draw), state=DrawState(draw.state).label, doing=doing,
+            wanted=either(*(DrawState(s).label for s in allowed)),
         )
 
 
-def _person(actor: Any, doing: str) -> AbstractBaseUser:
+def _person(actor: Any, doing: Any) -> AbstractBaseUser:
     if isinstance(actor, str) or actor is None or not getattr(actor, "is_authenticated", False):
-        raise FourEyesError(f"{doing} is a four-eyes step: it must be done by a signed-in staff member.")
+        raise FourEyesError(_("%(doing)s is a four-eyes step: it must be done by a signed-in staff member."),
+                            doing=doing)
     return actor
 
 
@@ -198,8 +209,9 @@ def games_sync() -> list[Game]:
         }
         game, _created = Game.objects.update_or_create(code=code, defaults=values)
         out[code] = game
-    for code in MAIN_GAMES_WITH_ADDONS:
-        out[code].addons.set([out[a] for a in ADDON_GAMES])
+    for spec in registry.all():  # §2: the games each game takes as add-ons, as its spec declares
+        if spec.addons and spec.code in out:
+            out[spec.code].addons.set([out[a] for a in spec.addons])
     return list(out.values())
 
 
@@ -216,8 +228,8 @@ def _check_jackpot_bounds(jackpot_cents: int | None) -> None:
     if jackpot_cents < 0:
         raise DrawInputError(_("The jackpot cannot be negative."))
     if jackpot_cents > settings.LOTTERY_JACKPOT_MAX_CENTS:
-        raise DrawInputError(_("The jackpot cannot be above %(max)s € (LOTTERY_JACKPOT_MAX_CENTS).")
-                             % {"max": format_cents(settings.LOTTERY_JACKPOT_MAX_CENTS, symbol=False)})
+        raise DrawInputError(_("The jackpot cannot be above %(max)s € (LOTTERY_JACKPOT_MAX_CENTS)."),
+                             max=lazy_cents(settings.LOTTERY_JACKPOT_MAX_CENTS, symbol=False))
 
 
 def draw_schedule(
@@ -240,32 +252,36 @@ def draw_schedule(
     if not isinstance(game, Game):
         game = Game.objects.filter(code=game).first()
         if game is None:
-            raise DrawInputError("Unknown game.")
-    for name, value in (("sales open", sales_open_at), ("sales close", sales_close_at), ("draw", draw_at)):
+            raise DrawInputError(_("Unknown game."))
+    for name, value in ((_("The sales open time"), sales_open_at), (_("The sales close time"), sales_close_at),
+                        (_("The draw time"), draw_at)):
         if value is None or timezone.is_naive(value):
-            raise DrawInputError(f"The {name} time must be a date and time with its zone.")
+            raise DrawInputError(_("%(name)s must be a date and time with its zone."), name=name)
     if not sales_open_at < sales_close_at <= draw_at:
-        raise DrawInputError("Sales must open before they close, and close no later than the draw.")
+        raise DrawInputError(_("Sales must open before they close, and close no later than the draw."))
     if number is None or not 1 <= int(number) <= INT_MAX:
-        raise DrawInputError(_("The draw number must be a whole number from 1 to %(max)s.") % {"max": f"{INT_MAX:,}"})
+        raise DrawInputError(_("The draw number must be a whole number from 1 to %(max)s."), max=f"{INT_MAX:,}")
     _check_jackpot_bounds(jackpot_cents)
     if Draw.objects.filter(game=game, number=number).exists():
-        raise DrawInputError(f"{game.name} draw #{number} already exists.")
+        raise DrawInputError(_("%(game)s draw #%(number)s already exists."), game=game.name, number=number)
     if jackpot_cents is not None and jackpot_cents < 0:
-        raise DrawInputError("The jackpot cannot be negative.")
+        raise DrawInputError(_("The jackpot cannot be negative."))
     if ruleset is None:
         ruleset = ruleset_effective(game.code, timezone.localtime(draw_at).date())
         if ruleset is None:
-            raise DrawInputError(f"{game.name} has no rule version in force on {_local(draw_at)[:10]}.")
+            raise DrawInputError(_("%(game)s has no rule version in force on %(date)s."),
+                                 game=game.name, date=_local(draw_at)[:10])
     elif ruleset.game != game.code:
-        raise DrawInputError(f"Rule version {ruleset} is not a {game.name} version.")
+        raise DrawInputError(_("Rule version %(ruleset)s is not a %(game)s version."),
+                             ruleset=str(ruleset), game=game.name)
     if jackpot_cents is not None and not any(c.get("kind") == "jackpot" for c in ruleset.params.get("classes", [])):
-        raise DrawInputError(f"{game.name} has no jackpot: rule version {ruleset} pays no jackpot class.")
+        raise DrawInputError(NO_JACKPOT, game=game.name, ruleset=str(ruleset))
     if main_draw is not None:
         if not game.addon_to.filter(pk=main_draw.game_id).exists():
-            raise DrawInputError(f"{game.name} is not an add-on game of {main_draw.game.name}.")
+            raise DrawInputError(_("%(game)s is not an add-on game of %(main)s."),
+                                 game=game.name, main=main_draw.game.name)
         if main_draw.sales_close_at != sales_close_at:
-            raise DrawInputError("An add-on draw's sales close at the same time as its main draw's (§2).")
+            raise DrawInputError(_("An add-on draw's sales close at the same time as its main draw's (§2)."))
     elif game.addon_to.exists():
         candidates = list(
             Draw.objects.filter(game__in=game.addon_to.all(), sales_close_at=sales_close_at).exclude(state=S.CANCELLED)
@@ -316,24 +332,26 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
     draw.jackpot_pending = False
     if (jackpot_cents is not None and approver is None
             and jackpot_cents > settings.LOTTERY_JACKPOT_APPROVAL_CENTS):
-        _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
+        _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("setting the jackpot"))
         if approval_pending_for(kind=JACKPOT_KIND, obj=draw) is not None:
-            raise DrawStateError(f"A jackpot of {draw} already waits for a second person's approval.")
+            raise DrawStateError(_("A jackpot of %(draw)s already waits for a second person's approval."),
+                                 draw=str(draw))
         approval_request(actor=actor, kind=JACKPOT_KIND, obj=draw,
                          payload={"jackpot_cents": jackpot_cents, "to_highest_class": to_highest_class,
                                   "was": draw.jackpot_cents},
                          reason=f"Jackpot of {draw}: {format_cents(jackpot_cents, language='en')}", request=request)
         draw.jackpot_pending = True
         return draw
-    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "setting the jackpot")
+    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("setting the jackpot"))
     if not draw.has_jackpot:
-        raise DrawInputError(f"{draw.game.name} has no jackpot: rule version {draw.ruleset} pays no jackpot class.")
+        raise DrawInputError(NO_JACKPOT, game=draw.game.name, ruleset=str(draw.ruleset))
     if jackpot_cents is not None and jackpot_cents < 0:
-        raise DrawInputError("The jackpot cannot be negative.")
-    if draw.game.code == "milli" and jackpot_cents is not None:
-        limit = draw.ruleset.params["classes"][0].get("max_jackpot")
-        if limit is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
-            raise DrawInputError(f"The Milli jackpot is at most {format_cents(limit_cents, language='en')} (§31).")
+        raise DrawInputError(_("The jackpot cannot be negative."))
+    # A rule version may bound the jackpot of its first class (Milli's, §31).
+    limit = (draw.ruleset.params.get("classes") or [{}])[0].get("max_jackpot")
+    if limit is not None and jackpot_cents is not None and jackpot_cents > (limit_cents := int(Decimal(limit) * 100)):
+        raise DrawInputError(_("The %(game)s jackpot is at most %(limit)s (§31)."), game=draw.game.name,
+                             limit=lazy_cents(limit_cents))
     before = {"jackpot_cents": draw.jackpot_cents, "jackpot_to_highest_class": draw.jackpot_to_highest_class}
     draw.jackpot_cents = jackpot_cents
     if to_highest_class is not None:
@@ -356,7 +374,7 @@ def _jackpot_approved(approval, *, approver) -> None:
                          jackpot_cents=p["jackpot_cents"], to_highest_class=p.get("to_highest_class"),
                          approver=approver)
     except DrawError as exc:
-        raise ApprovalRefused(str(exc)) from None
+        raise ApprovalRefused(exc.template, code=exc.code, status=exc.status, **exc.params) from None
 
 
 register_approval_handler(JACKPOT_KIND, _jackpot_approved, permission="lottery.manage_draw")
@@ -373,12 +391,14 @@ def draw_set_central_inputs(*, actor, draw: Draw, inputs: Mapping[str, Any], req
 
     draw = _lock(draw)
     _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED),
-             "recording the central system's figures")
+             _("recording the central system's figures"))
     if SettlementRun.objects.filter(draw=draw, state=RunState.RUNNING).exists():
-        raise DrawStateError(f"{draw} is being settled; record the figures when the run has stopped.")
+        raise DrawStateError(_("%(draw)s is being settled; record the figures when the run has stopped."),
+                             draw=str(draw))
     unknown = sorted(set(inputs) - set(CENTRAL_KEYS))
     if unknown:
-        raise DrawInputError(f"Unknown fields {', '.join(unknown)}; allowed: {', '.join(CENTRAL_KEYS)}.")
+        raise DrawInputError(_("Unknown fields %(unknown)s; allowed: %(allowed)s."),
+                             unknown=", ".join(unknown), allowed=", ".join(CENTRAL_KEYS))
     clean = {k: v for k, v in inputs.items() if v not in (None, "", {})}
     try:
         calculate_round({"game": draw.game.code, "turnover": "0.00", **clean}, draw.ruleset.params)
@@ -396,11 +416,13 @@ def draw_set_central_inputs(*, actor, draw: Draw, inputs: Mapping[str, Any], req
 def draw_open_sales(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> Draw:
     draw = _lock(draw)
     now = now or timezone.now()
-    _require(draw, (S.PLANNED,), "opening sales")
+    _require(draw, (S.PLANNED,), _("opening sales"))
     if now < draw.sales_open_at:
-        raise DrawStateError(f"Sales of {draw} open at {_local(draw.sales_open_at)}, not before.")
+        raise DrawStateError(_("Sales of %(draw)s open at %(time)s, not before."),
+                             draw=str(draw), time=_local(draw.sales_open_at))
     if now >= draw.sales_close_at:
-        raise DrawStateError(f"Sales of {draw} closed at {_local(draw.sales_close_at)}; they cannot open now.")
+        raise DrawStateError(_("Sales of %(draw)s closed at %(time)s; they cannot open now."),
+                             draw=str(draw), time=_local(draw.sales_close_at))
     _transition(draw, S.OPEN, actor=actor, action="lottery.sales_opened", request=request)
     return draw
 
@@ -409,9 +431,10 @@ def draw_open_sales(*, actor, draw: Draw, now: dt.datetime | None = None, reques
 def draw_close_sales(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> Draw:
     draw = _lock(draw)
     now = now or timezone.now()
-    _require(draw, (S.OPEN,), "closing sales")
+    _require(draw, (S.OPEN,), _("closing sales"))
     if now < draw.sales_close_at:
-        raise DrawStateError(f"Sales of {draw} close at {_local(draw.sales_close_at)}, not before.")
+        raise DrawStateError(_("Sales of %(draw)s close at %(time)s, not before."),
+                             draw=str(draw), time=_local(draw.sales_close_at))
     _transition(draw, S.CLOSED, actor=actor, action="lottery.sales_closed", request=request)
     return draw
 
@@ -453,11 +476,12 @@ def close_due_draws(*, actor: str = "system:draw_clock", now: dt.datetime | None
 
 def _parse(draw: Draw, numbers: Mapping[str, Any]):
     try:
-        return parse_result(draw.game.code, draw.ruleset.params, numbers)
+        return registry.get(draw.game.code).codec.parse_result(draw.ruleset.params, numbers)
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
-    except RulesError as exc:
-        raise DrawInputError(str(exc)) from None
+    except RulesError as exc:  # the engine's or the codec's: translated by its code where known
+        template, params = domain_message(exc)
+        raise DrawInputError(template, **params) from None
 
 
 def _next_result_version(draw: Draw) -> int:
@@ -469,22 +493,24 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
                  now: dt.datetime | None = None, request=None) -> DrawResult:
     """First step: a Draw supervisor or Operator enters the result, the draw method and witnesses (§10).
     A second person's approval of kind `lottery.result` is requested in the same transaction."""
-    user = _person(actor, "Entering a result")
+    user = _person(actor, _("Entering a result"))
     draw = _lock(draw)
     now = now or timezone.now()
-    _require(draw, (S.CLOSED,), "entering the result")
+    _require(draw, (S.CLOSED,), _("entering the result"))
     busy = draw.retail_imports.filter(state__in=("queued", "running")).order_by("pk").first()
     if busy is not None:  # its lines would miss the settlement; it is refused once a result is in
-        raise DrawStateError(f"A retail sales file is still being imported for {draw} (import {busy.pk}, "
-                             f"{busy.file_name}); enter the result once it has finished.")
-    if draw.game.code not in PIPELINE_GAMES:
-        raise DrawInputError(f"{draw.game.name} results are not supported by the draw pipeline.")
+        raise DrawStateError(_("A retail sales file is still being imported for %(draw)s (import %(import)s, "
+                               "%(file)s); enter the result once it has finished."),
+                             draw=str(draw), file=busy.file_name, **{"import": busy.pk})
+    if draw.game.code not in registry.REGISTRY:
+        raise DrawInputError(_("%(game)s results are not supported by the draw pipeline."), game=draw.game.name)
     if now < draw.draw_at:
-        raise DrawStateError(f"{draw} is drawn at {_local(draw.draw_at)}; enter its result after that.")
+        raise DrawStateError(_("%(draw)s is drawn at %(time)s; enter its result after that."),
+                             draw=str(draw), time=_local(draw.draw_at))
     if draw_method not in DrawMethod.values:
-        raise DrawInputError("Say how the draw was made: draw device, draw system or by hand (§10).")
+        raise DrawInputError(_("Say how the draw was made: draw device, draw system or by hand (§10)."))
     if not (witnesses or "").strip():
-        raise DrawInputError("Name the witnesses or the evidence of the draw (§10).")
+        raise DrawInputError(_("Name the witnesses or the evidence of the draw (§10)."))
     parsed = _parse(draw, numbers)
     result = DrawResult.objects.create(
         draw=draw, version=_next_result_version(draw), status=ResultStatus.ENTERED, numbers=parsed.numbers,
@@ -507,13 +533,11 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
 def result_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> DrawResult:
     """Second step: a different user approves the pending `lottery.result` request; its handler
     (`_result_approved`) confirms the result and queues settlement version 1, in the same transaction."""
-    user = _person(actor, "Confirming a result")
-    draw, result = _entered_result(draw, "confirming the result")
-    approval = _pending_approval(RESULT_KIND, result, f"the result of {draw}")
+    user = _person(actor, _("Confirming a result"))
+    draw, result = _entered_result(draw, _("confirming the result"))
+    approval = _pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
     if approval.requested_by_id == user.pk or result.entered_by_id == user.pk:
-        raise FourEyesError(
-            f"You entered this result of {draw}; a different user must confirm it (four-eyes rule)."
-        )
+        raise FourEyesError(ENTERED_IT, draw=str(draw))
     _decide(approval, actor=user, approve=True, now=now, request=request)
     return DrawResult.objects.select_related("entered_by", "confirmed_by").get(pk=result.pk)
 
@@ -521,9 +545,9 @@ def result_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request
 def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
     """The checker rejects the pending `lottery.result` request (or the person who entered it withdraws
     it); either way the result is rejected and the draw is closed again for a new entry."""
-    user = _person(actor, "Rejecting a result")
-    draw, result = _entered_result(draw, "rejecting the entered result")
-    approval = _pending_approval(RESULT_KIND, result, f"the result of {draw}")
+    user = _person(actor, _("Rejecting a result"))
+    draw, result = _entered_result(draw, _("rejecting the entered result"))
+    approval = _pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
     _reject_or_withdraw(approval, user, reason, now, request)
     return DrawResult.objects.get(pk=result.pk)
 
@@ -542,7 +566,7 @@ def _entered_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
     _require(draw, (S.RESULT_ENTERED,), doing)
     result = DrawResult.objects.filter(draw=draw, status=ResultStatus.ENTERED).first()
     if result is None:
-        raise DrawStateError(f"{draw} has no entered result awaiting confirmation.")
+        raise DrawStateError(_("%(draw)s has no entered result awaiting confirmation."), draw=str(draw))
     return draw, result
 
 
@@ -553,13 +577,14 @@ def _result_approved(approval: Approval, *, approver) -> None:
 
     draw = _lock(approval.payload["draw"])
     result = DrawResult.objects.select_for_update().select_related("entered_by").get(pk=approval.target_id)
-    _require(draw, (S.RESULT_ENTERED,), "confirming the result")
+    _require(draw, (S.RESULT_ENTERED,), _("confirming the result"))
     if result.status != ResultStatus.ENTERED:
-        raise DrawStateError(f"{result} is {result.get_status_display()}; only an entered result is confirmed.")
+        raise DrawStateError(_("%(result)s is %(status)s; only an entered result is confirmed."),
+                             result=str(result), status=ResultStatus(result.status).label)
     if result.entered_by_id == approver.pk:
-        raise FourEyesError(f"You entered this result of {draw}; a different user must confirm it (four-eyes rule).")
+        raise FourEyesError(ENTERED_IT, draw=str(draw))
     if _has_jackpot_class(draw) and draw.jackpot_cents is None:
-        raise DrawStateError(f"Confirm the jackpot of {draw} before confirming its result.")
+        raise DrawStateError(_("Confirm the jackpot of %(draw)s before confirming its result."), draw=str(draw))
     result.status = ResultStatus.CONFIRMED
     result.confirmed_by = approver
     result.confirmed_at = approval.decided_at
@@ -578,9 +603,10 @@ def _result_rejected(approval: Approval, *, approver=None, actor=None) -> None:
     who = approver or actor
     draw = _lock(approval.payload["draw"])
     result = DrawResult.objects.select_for_update().get(pk=approval.target_id)
-    _require(draw, (S.RESULT_ENTERED,), "rejecting the entered result")
+    _require(draw, (S.RESULT_ENTERED,), _("rejecting the entered result"))
     if result.status != ResultStatus.ENTERED:
-        raise DrawStateError(f"{result} is {result.get_status_display()}; only an entered result is rejected.")
+        raise DrawStateError(_("%(result)s is %(status)s; only an entered result is rejected."),
+                             result=str(result), status=ResultStatus(result.status).label)
     result.status = ResultStatus.REJECTED
     result.rejected_by = who
     result.rejected_at = approval.decided_at
@@ -602,9 +628,9 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
     draw_id = draw.pk if isinstance(draw, Draw) else draw
     lock_draw_approvals(draw_id, (RESULT_KIND,))  # approval rows before the draw row, as approval_decide
     draw = _lock(draw)
-    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), "cancelling")
+    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("cancelling"))
     if not (reason or "").strip():
-        raise DrawInputError("Give the reason the draw cannot be conducted.")
+        raise DrawInputError(_("Give the reason the draw cannot be conducted."))
     now = timezone.now()
     for pending in lock_draw_approvals(draw.pk, (RESULT_KIND,)):
         approval_void(actor=actor, approval=pending, reason="draw cancelled", now=now)
@@ -644,17 +670,17 @@ def correction_request(*, actor, draw: Draw, numbers: Mapping[str, Any], reason:
                        now: dt.datetime | None = None, request=None) -> DrawResult:
     """A confirmed result was found wrong: propose the right one, with the reason. A second person's
     approval of kind `lottery.correction` is requested in the same transaction."""
-    user = _person(actor, "Correcting a result")
+    user = _person(actor, _("Correcting a result"))
     draw = _lock(draw)
-    _require(draw, CORRECTABLE, "correcting the result")
+    _require(draw, CORRECTABLE, _("correcting the result"))
     if not (reason or "").strip():
-        raise DrawInputError("Give the reason for the correction (§27).")
+        raise DrawInputError(_("Give the reason for the correction (§27)."))
     if DrawResult.objects.filter(draw=draw, status__in=[ResultStatus.ENTERED, ResultStatus.PROPOSED]).exists():
-        raise DrawStateError(f"A correction of {draw} is already awaiting confirmation.")
+        raise DrawStateError(_("A correction of %(draw)s is already awaiting confirmation."), draw=str(draw))
     current = DrawResult.objects.get(draw=draw, status=ResultStatus.CONFIRMED)
     parsed = _parse(draw, numbers)
     if parsed.numbers == current.numbers:
-        raise DrawInputError("The corrected result is the same as the confirmed one.")
+        raise DrawInputError(_("The corrected result is the same as the confirmed one."))
     proposed = DrawResult.objects.create(
         draw=draw, version=_next_result_version(draw), status=ResultStatus.PROPOSED, numbers=parsed.numbers,
         main_mask=parsed.main_mask, additional_mask=parsed.additional_mask, secondary_mask=parsed.secondary_mask,
@@ -673,20 +699,22 @@ def correction_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, req
     """A second user approves the pending `lottery.correction` request; its handler
     (`_correction_approved`) replaces the result and queues settlement again as a new version
     (compared with the previous one in the correction report)."""
-    user = _person(actor, "Confirming a correction")
+    user = _person(actor, _("Confirming a correction"))
     draw, proposed = _proposed_result(draw, "confirming a correction")
-    approval = _pending_approval(CORRECTION_KIND, proposed, f"the correction of {draw}")
+    approval = _pending_approval(CORRECTION_KIND, proposed,
+                                 lazy_format(_("the correction of %(draw)s"), draw=str(draw)))
     if approval.requested_by_id == user.pk or proposed.entered_by_id == user.pk:
-        raise FourEyesError(f"You requested this correction of {draw}; a different user must confirm it.")
+        raise FourEyesError(REQUESTED_IT, draw=str(draw))
     _decide(approval, actor=user, approve=True, now=now, request=request)
     return SettlementRun.objects.filter(result_id=proposed.pk).order_by("-version").first()
 
 
 def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
     """The checker rejects the pending correction (or its requester withdraws it); the result stays."""
-    user = _person(actor, "Rejecting a correction")
+    user = _person(actor, _("Rejecting a correction"))
     draw, proposed = _proposed_result(draw, "rejecting a correction")
-    approval = _pending_approval(CORRECTION_KIND, proposed, f"the correction of {draw}")
+    approval = _pending_approval(CORRECTION_KIND, proposed,
+                                 lazy_format(_("the correction of %(draw)s"), draw=str(draw)))
     _reject_or_withdraw(approval, user, reason, now, request)
     return DrawResult.objects.get(pk=proposed.pk)
 
@@ -697,7 +725,7 @@ def _proposed_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
     _require(draw, CORRECTABLE, doing)
     proposed = DrawResult.objects.filter(draw=draw, status=ResultStatus.PROPOSED).first()
     if proposed is None:
-        raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
+        raise DrawStateError(NO_CORRECTION, draw=str(draw))
     return draw, proposed
 
 
@@ -711,14 +739,15 @@ def _correction_approved(approval: Approval, *, approver) -> None:
     draw_id = approval.payload["draw"]
     moot = lock_draw_approvals(draw_id, (PAYOUT_KIND, LARGE_WIN_KIND))  # approval rows before the draw row
     draw = _lock(draw_id)
-    _require(draw, CORRECTABLE, "confirming a correction")
+    _require(draw, CORRECTABLE, _("confirming a correction"))
     proposed = DrawResult.objects.select_for_update().select_related("entered_by").get(pk=approval.target_id)
     if proposed.status != ResultStatus.PROPOSED:
-        raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
+        raise DrawStateError(NO_CORRECTION, draw=str(draw))
     if proposed.entered_by_id == approver.pk:
-        raise FourEyesError(f"You requested this correction of {draw}; a different user must confirm it.")
+        raise FourEyesError(REQUESTED_IT, draw=str(draw))
     if SettlementRun.objects.filter(draw=draw, state=RunState.RUNNING).exists():
-        raise DrawStateError(f"{draw} is being settled; confirm the correction when the run has finished.")
+        raise DrawStateError(_("%(draw)s is being settled; confirm the correction when the run has finished."),
+                             draw=str(draw))
     now = approval.decided_at
     old = DrawResult.objects.select_for_update().get(draw=draw, status=ResultStatus.CONFIRMED)
     old.status = ResultStatus.SUPERSEDED
@@ -750,7 +779,7 @@ def _correction_rejected(approval: Approval, *, approver=None, actor=None) -> No
     draw = _lock(approval.payload["draw"])
     proposed = DrawResult.objects.select_for_update().get(pk=approval.target_id)
     if proposed.status != ResultStatus.PROPOSED:
-        raise DrawStateError(f"No correction of {draw} is awaiting confirmation.")
+        raise DrawStateError(NO_CORRECTION, draw=str(draw))
     proposed.status = ResultStatus.REJECTED
     proposed.rejected_by = who
     proposed.rejected_at = approval.decided_at
@@ -790,14 +819,14 @@ def lock_draw_approvals(draw_id: int, kinds: tuple[str, ...]) -> list[Approval]:
 def _pending_approval(kind: str, obj, what: str) -> Approval:
     approval = approval_pending_for(kind=kind, obj=obj)
     if approval is None:
-        raise DrawStateError(f"No four-eyes request is pending for {what}.")
+        raise DrawStateError(_("No four-eyes request is pending for %(what)s."), what=what)
     return approval
 
 
 def _as_draw_error(exc: ApprovalRefused) -> DrawError:
     if isinstance(exc, DrawError):
         return exc
-    return (FourEyesError if isinstance(exc, ApprovalFourEyesError) else DrawStateError)(str(exc))
+    return (FourEyesError if isinstance(exc, ApprovalFourEyesError) else DrawStateError)(exc.template, **exc.params)
 
 
 def _decide(approval: Approval, *, actor, approve: bool, note: str = "", now=None, request=None) -> Approval:

@@ -20,12 +20,20 @@ import logging
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from compliance.approvals import approval_request, approval_void, register_approval_handler
 from compliance.audit import audit_record
+from compliance.errors import lazy_format
+from compliance.jobs import job_enqueue, progress
 from compliance.models import Approval
 from compliance.money import format_cents
+
+# Looked up on the module at each call, so that a test (or a fault drill) can cut a posting half way.
+from players import services as player_services
+from players.errors import PlayerError
+from players.models import GameAccount
 
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -48,6 +56,8 @@ SETTLEMENT_ACTOR = "system:settlement"
 # Four-eyes kinds (compliance.approvals): a settled run's approval for payout, and a held large win's.
 PAYOUT_KIND = "lottery.payout"
 LARGE_WIN_KIND = "lottery.large_win"
+NOT_HELD = _("This payout is %(state)s; only a held large win is approved.")
+APPROVED_IT = _("You approved this settlement; a different user must approve its large wins.")
 
 
 def large_win_cents() -> int:
@@ -60,15 +70,11 @@ def _enqueue_pay(draw_id: int, actor=PAYOUT_ACTOR):
     attaches to it (a running one pays once more, so payouts made due meanwhile are paid). Called with
     the draw id only (benchmarks and drills replace it with `lambda draw_id: ...`); who asked is in the
     audit event of the change that calls it."""
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind="lottery.tasks.pay_draw", key=f"lottery.pay_draw:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
 
 def _enqueue_refunds(draw_id: int, actor=PAYOUT_ACTOR):
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind="lottery.tasks.pay_refunds", key=f"lottery.pay_refunds:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
@@ -93,13 +99,13 @@ def settlement_approve(*, actor, draw: Draw, now=None, request=None) -> Settleme
     (`_settlement_approved`) writes the payouts (set-based) and sends them to be paid."""
     from .settlement import settled_run
 
-    user = _person(actor, "Approving a settlement")
+    user = _person(actor, _("Approving a settlement"))
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
-    _require(draw, (S.SETTLED,), "approving the settlement")
+    _require(draw, (S.SETTLED,), _("approving the settlement"))
     run = settled_run(draw)
     if run is None:
-        raise DrawStateError(f"{draw} has no settled run to approve.")
-    approval = _pending_approval(PAYOUT_KIND, run, f"the settlement of {draw}")
+        raise DrawStateError(_("%(draw)s has no settled run to approve."), draw=str(draw))
+    approval = _pending_approval(PAYOUT_KIND, run, lazy_format(_("the settlement of %(draw)s"), draw=str(draw)))
     _decide(approval, actor=user, approve=True, now=now, request=request)
     return SettlementRun.objects.get(pk=run.pk)
 
@@ -111,15 +117,17 @@ def _settlement_approved(approval: Approval, *, approver) -> None:
     draw_id = approval.payload["draw"]
     lock_draw_approvals(draw_id, (LARGE_WIN_KIND,))  # approval rows before the draw row; some may become void
     draw = _lock(draw_id)
-    _require(draw, (S.SETTLED,), "approving the settlement")
+    _require(draw, (S.SETTLED,), _("approving the settlement"))
     run = SettlementRun.objects.select_for_update(of=("self",)).select_related(
         "result__entered_by", "result__confirmed_by").get(pk=approval.target_id)
     if run.state != RunState.SETTLED:
-        raise DrawStateError(f"{run} is {run.get_state_display()}; only a settled version is approved for payout.")
+        raise DrawStateError(_("%(run)s is %(state)s; only a settled version is approved for payout."),
+                             run=str(run), state=RunState(run.state).label)
     result = run.result
     if approver.pk in (result.entered_by_id, result.confirmed_by_id):
         raise FourEyesError(
-            f"You entered or confirmed the result of {draw}; a different user must approve its payout."
+            _("You entered or confirmed the result of %(draw)s; a different user must approve its payout."),
+            draw=str(draw),
         )
     now = approval.decided_at
     supersede_unpaid(draw, reason=f"settlement version {run.version} approved", actor=approver)
@@ -200,13 +208,14 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
 def payout_approve_large(*, actor, payout: Payout, request=None) -> Payout:
     """A large win's own approval, by someone other than the settlement's approver: decides the
     payout's pending `lottery.large_win` request (handler `_large_win_approved`)."""
-    user = _person(actor, "Approving a large win")
+    user = _person(actor, _("Approving a large win"))
     payout = Payout.objects.select_related("run", "draw__game").get(pk=payout.pk)
     if payout.state != Payout.State.HELD:
-        raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
+        raise DrawStateError(NOT_HELD, state=Payout.State(payout.state).label)
     if user.pk == payout.run.approved_by_id:
-        raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
-    approval = _pending_approval(LARGE_WIN_KIND, payout, f"the large win of line {payout.line_id} in {payout.draw}")
+        raise FourEyesError(APPROVED_IT)
+    approval = _pending_approval(LARGE_WIN_KIND, payout, lazy_format(
+        _("the large win of line %(line)s in %(draw)s"), line=payout.line_id, draw=str(payout.draw)))
     _decide(approval, actor=user, approve=True, request=request)
     return Payout.objects.get(pk=payout.pk)
 
@@ -215,9 +224,9 @@ def _large_win_approved(approval: Approval, *, approver) -> None:
     """Handler of `lottery.large_win` (approved): the held payout becomes due and is sent to be paid."""
     payout = Payout.objects.select_for_update(of=("self",)).select_related("run").get(pk=approval.target_id)
     if payout.state != Payout.State.HELD:
-        raise DrawStateError(f"This payout is {payout.get_state_display()}; only a held large win is approved.")
+        raise DrawStateError(NOT_HELD, state=Payout.State(payout.state).label)
     if approver.pk == payout.run.approved_by_id:
-        raise FourEyesError("You approved this settlement; a different user must approve its large wins.")
+        raise FourEyesError(APPROVED_IT)
     payout.state = Payout.State.DUE
     payout.approved_by = approver
     payout.approved_at = approval.decided_at
@@ -235,11 +244,6 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     Each payout is one ledger entry under its own reference, posted and recorded in one transaction;
     a rerun after a crash finds the entry (the ledger replays the reference) or pays what is left.
     """
-    from compliance.jobs import progress
-    from players.errors import PlayerError
-    from players.models import GameAccount
-    from players.services import account_adjust, account_prize
-
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     credited = diverted = 0
@@ -258,12 +262,12 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                     continue
                 account = GameAccount.objects.filter(player_id=locked.player_id).first()
                 if account is None:
-                    raise DrawStateError(f"player {locked.player_id} has no game account")
+                    raise DrawStateError(_("player %(player)s has no game account"), player=locked.player_id)
                 if locked.amount_cents > 0:
-                    posting = account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
+                    posting = player_services.account_prize(actor=actor, account=account, amount_cents=locked.amount_cents,
                                             reference=locked.ledger_reference, game=draw.game.code)
                 else:
-                    posting = account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
+                    posting = player_services.account_adjust(actor=actor, account=account, amount_cents=locked.amount_cents,
                                              reference=locked.ledger_reference,
                                              note=f"Correction of {draw} (settlement version {payout.run.version})")
                 entry = posting.entry
@@ -278,7 +282,8 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                 diverted += entry.diverted_cents
         except (PlayerError, DrawStateError) as exc:
             failed += 1
-            message = getattr(exc, "detail", None) or str(exc)
+            with translation.override("en"):  # a stored record is in English (compliance.money)
+                message = str(exc)
             with transaction.atomic():
                 Payout.objects.filter(pk=payout.pk, state=Payout.State.DUE).update(state=Payout.State.FAILED, error=message)
                 audit_record(actor=actor, action="lottery.payout_failed", obj=payout, significant=True,
@@ -303,10 +308,6 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
 def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
     """Refund the stakes of a cancelled draw to the players' game accounts (§8); retail refunds stay
     due for the point of sale. One ledger entry per wager; safe to run again."""
-    from players.errors import PlayerError
-    from players.models import GameAccount
-    from players.services import account_refund
-
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
     paid = failed = 0
     refunds = WagerRefund.objects.filter(draw=draw, state=WagerRefund.State.DUE, wager__player_id__isnull=False)
@@ -318,7 +319,7 @@ def pay_refunds(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int
                 if locked.state != WagerRefund.State.DUE:
                     continue
                 account = GameAccount.objects.get(player_id=refund.wager.player_id)
-                account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
+                player_services.account_refund(actor=actor, account=account, amount_cents=locked.amount_cents,
                                reference=f"lottery-refund:{draw.pk}:{refund.wager_id}", game=draw.game.code,
                                note=f"{draw} cancelled")
                 locked.state = WagerRefund.State.PAID
@@ -343,9 +344,9 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
     only then was the payment sent, while the stranded ones were due, not failed."""
     from .settlement import settled_run
 
-    user = _person(actor, "Retrying payouts")
+    user = _person(actor, _("Retrying payouts"))
     draw = _lock(draw)
-    _require(draw, (S.APPROVED,), "retrying payouts")
+    _require(draw, (S.APPROVED,), _("retrying payouts"))
     run = settled_run(draw)
     failed = Payout.objects.filter(run=run, state=Payout.State.FAILED).update(state=Payout.State.DUE, error="")
     # Every due payout of the draw is sent, not only the ones that failed: payouts left due by a
@@ -360,11 +361,11 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
 
 register_approval_handler(
     PAYOUT_KIND, _settlement_approved, permission="lottery.approve_settlement", link=draw_link,
-    rejection_refused="A settlement is not rejected: if its result is wrong, request a correction (§27); "
-                      "until then its approval for payout stays pending.",
+    rejection_refused=_("A settlement is not rejected: if its result is wrong, request a correction (§27); "
+                        "until then its approval for payout stays pending."),
 )
 register_approval_handler(
     LARGE_WIN_KIND, _large_win_approved, permission="lottery.approve_large_win", link=draw_link,
-    rejection_refused="A large win is not rejected: it stays held until a second person approves it or a "
-                      "correction of the result replaces it.",
+    rejection_refused=_("A large win is not rejected: it stays held until a second person approves it or a "
+                        "correction of the result replaces it."),
 )

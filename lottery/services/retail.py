@@ -1,9 +1,13 @@
 """Retail sales files: validated completely, loaded all or nothing (docs/draws.md, "Retail sales file").
 
 One CSV per draw, UTF-8, a header row and one row per line; the rows of a ticket (same `ticket`)
-make one wager. Columns, in this order::
+make one wager. The columns are the codec's of the draw's game (`codec.retail_header()`): the number
+games' file (`RetailFormat.NUMBERS`), in this order::
 
     ticket,sold_at,terminal,n1,n2,n3,n4,n5,n6,n7,s1,s2,plus,stake_cents,plus_cents
+
+or a game's own columns (`RetailFormat.COLUMNS`, Keno, Jokeri, ...: below, "files in a game's own
+columns", always validated in Python). The COPY path below is taken for a codec with `copy_import`.
 
 On PostgreSQL the file is COPYed (a big file in two halves, side by side on two work connections,
 hashed meanwhile) into UNLOGGED staging tables, validated and aggregated per ticket in one
@@ -23,7 +27,7 @@ import datetime as dt
 import hashlib
 import io
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -37,15 +41,16 @@ from compliance.audit import audit_record
 from compliance.bounds import parse_int
 from compliance.jobs import job_enqueue
 
-from ..formats import NUMBER_GAMES, PIPELINE_GAMES, LineFormat, UnsupportedGame, line_format, parse_line
+from ..formats import NUMBER_HEADER, LineFormat, UnsupportedGame
+from ..games import registry
+from ..games.base import LineValues, RetailFormat, whole
 from ..models import RETAIL, Draw, DrawState, Line, RetailImport, Wager
 from ..rules.errors import RulesError
 from .errors import DrawError, DrawInputError, DrawStateError
 
 log = logging.getLogger(__name__)
 
-HEADER = ["ticket", "sold_at", "terminal", "n1", "n2", "n3", "n4", "n5", "n6", "n7", "s1", "s2", "plus",
-          "stake_cents", "plus_cents"]
+HEADER = list(NUMBER_HEADER)
 MAIN_COLUMNS = 7
 SECONDARY_COLUMNS = 2
 MAIN_NAMES = frozenset(f"n{i}" for i in range(1, MAIN_COLUMNS + 1))
@@ -111,6 +116,7 @@ class RowValidator:
     def __init__(self, draw: Draw, fmt: LineFormat, params: dict, exists: Callable[[list[str]], set[str]]):
         self.draw = draw
         self.fmt = fmt
+        self.codec = registry.get(draw.game.code).codec
         self.params = params
         self.exists = exists
         self.tickets: dict[str, tuple[int, dt.datetime | None, str]] = {}
@@ -168,7 +174,7 @@ class RowValidator:
         parsed_line = None
         if len(numbers) == self.fmt.main_count and len(secondary) == self.fmt.secondary_count:
             try:
-                parsed_line = parse_line(self.fmt.game, self.params, numbers, secondary, plus)
+                parsed_line = self.codec.parse_numbers(self.params, numbers, secondary, plus)
             except RulesError as exc:
                 errors.append(str(exc))
         errors += same_ticket_errors(self.tickets, row, ticket, sold_at, terminal)
@@ -324,15 +330,15 @@ def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
 # entry point
 # ------------------------------------------------------------------------------------------------
 
-def _header_ok(stream: IO[bytes]) -> str | None:
+def _header_ok(stream: IO[bytes], header: list[str]) -> str | None:
     stream.seek(0)
     first = stream.readline(4096)
     try:
         text = codecs.decode(first, "utf-8-sig").strip()
     except UnicodeDecodeError:
         return "the file is not UTF-8 text"
-    if [c.strip() for c in text.split(",")] != HEADER:
-        return "the first row must be the header: " + ",".join(HEADER)
+    if [c.strip() for c in text.split(",")] != header:
+        return "the first row must be the header: " + ",".join(header)
     return None
 
 
@@ -348,10 +354,8 @@ def _importable(draw: Draw) -> None:
             f"{draw} is {draw.get_state_display()}: retail sales are imported while its sales are open "
             "or after they closed, until a result is entered."
         )
-    if draw.game.code in PIPELINE_GAMES and draw.game.code not in NUMBER_GAMES:
-        return
     try:
-        line_format(draw.game.code, draw.ruleset.params)
+        registry.get(draw.game.code)
     except UnsupportedGame as exc:
         raise DrawInputError(str(exc)) from None
 
@@ -469,21 +473,20 @@ def _run(actor, record: RetailImport, stream: IO[bytes], progress: file_jobs.Pro
     refusal = _already_imported(actor, job, None)
     if refusal is not None:
         return refusal
-    copy = connection.vendor == "postgresql" and draw.game.code in NUMBER_GAMES
+    codec = registry.get(draw.game.code).codec
+    copy = connection.vendor == "postgresql" and codec.copy_import
     if not copy and file_jobs.fingerprint(stream) != (record.file_sha256, record.size_bytes):
         # The file read is not the file handed in (the stored copy changed): load nothing. (The COPY
         # path checks the same while it reads.)
         raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
-    if draw.game.code in PIPELINE_GAMES and draw.game.code not in NUMBER_GAMES:  # their own columns
-        from ..games.retail import retail_import_game
-
-        return retail_import_game(actor=actor, job=job, draw=draw, stream=stream)
-    fmt = line_format(draw.game.code, draw.ruleset.params)
-    problem = _header_ok(stream)
+    problem = _header_ok(stream, codec.retail_header())
     if problem:
         return _refused(actor, job, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
                         "", None)
-    if connection.vendor == "postgresql":
+    if codec.retail_format is RetailFormat.COLUMNS:
+        return _import_columns(actor, job, draw, stream)
+    fmt = codec.line_format(draw.ruleset.params)
+    if copy:
         return _import_postgresql(actor, draw, fmt, stream, job, None)
     return _import_batches(actor, draw, fmt, stream, job, None)
 
@@ -581,6 +584,26 @@ def _lock_draw(draw: Draw) -> None:
 
 def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: _Job, request) -> RetailImport:
     report, validator, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
+
+    def writer_of(ids: dict[str, int]) -> Callable[[int, list[str]], Line]:
+        checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+
+        def line_of(number: int, values: list[str]) -> Line:
+            p, _ = checker.check(number, values)
+            return Line(draw_id=draw.pk, wager_id=ids[p.ticket], main_mask=p.main_mask, extra_mask=p.extra_mask,
+                        plus=p.plus, stake_cents=p.stake_cents, addon_cents=p.plus_cents)
+
+        return line_of
+
+    return _load_in_batches(actor, job, draw, stream, report, validator, request, writer_of)
+
+
+def _load_in_batches(actor, job: _Job, draw: Draw, stream: IO[bytes], report: Report, checked, request,
+                     writer_of: Callable[[dict[str, int]], Callable[[int, list[str]], Line]]) -> RetailImport:
+    """Load a file checked in Python (``report``; ``checked``: its tickets' first rows and totals) in
+    one transaction: the wagers, then a second pass over the file writes the lines in batches, so the
+    file is never held in memory. ``writer_of(ids)`` (ticket -> wager id) returns the function that
+    turns a record (number, values) into its `Line`; it is called inside the transaction."""
     if report.bad_rows or report.rows == 0:
         if report.rows == 0:
             report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
@@ -591,24 +614,21 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: 
     with transaction.atomic():
         _lock_draw(draw)
         wagers = [
-            Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=validator.tickets[ticket][2],
-                  retail_import=record, sold_at=validator.tickets[ticket][1], paid=True, accepted_at=now,
+            Wager(channel=RETAIL, reference=ticket, draw=draw, retail_terminal=checked.tickets[ticket][2],
+                  retail_import=record, sold_at=checked.tickets[ticket][1], paid=True, accepted_at=now,
                   stake_cents=stake, line_count=count)
-            for ticket, (stake, count) in validator.totals.items()
+            for ticket, (stake, count) in checked.totals.items()
         ]
         ids: dict[str, int] = {}
         for i in range(0, len(wagers), BATCH):
             for w in Wager.objects.bulk_create(wagers[i:i + BATCH]):
                 ids[w.reference] = w.pk
-        # Second pass over the file writes the lines (the file is never held in memory).
-        stream.seek(0)
-        checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+        line_of = writer_of(ids)
         batch: list[Line] = []
         lines = 0
+        stream.seek(0)
         for number, values in _records(stream):
-            p, _ = checker.check(number, values)
-            batch.append(Line(draw_id=draw.pk, wager_id=ids[p.ticket], main_mask=p.main_mask, extra_mask=p.extra_mask,
-                              plus=p.plus, stake_cents=p.stake_cents, addon_cents=p.plus_cents))
+            batch.append(line_of(number, values))
             if len(batch) >= BATCH:
                 Line.objects.bulk_create(batch)
                 lines += len(batch)
@@ -618,8 +638,8 @@ def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: 
             Line.objects.bulk_create(batch)
             lines += len(batch)
         finish_import(record, state=RetailImport.State.DONE, method="batches", rows=report.rows, tickets=len(wagers),
-                lines=lines, stake_cents=sum(stake for stake, _ in validator.totals.values()),
-                progress_done=lines, progress_total=report.rows)
+                      lines=lines, stake_cents=sum(stake for stake, _ in checked.totals.values()),
+                      progress_done=lines, progress_total=report.rows)
         return _done(actor, record, request)
 
 
@@ -1274,6 +1294,129 @@ def _report_from_staging(draw: Draw, fmt: LineFormat, cur, stage: str, tickets: 
         report.add(0, "", ["the file was refused by the database checks; see the server log"])
     report.entries.sort(key=lambda e: e["row"])
     return report
+
+
+# ------------------------------------------------------------------------------------------------
+# files in a game's own columns (`RetailFormat.COLUMNS`: ticket,sold_at,terminal, the codec's columns,
+# stake_cents and, for a game with an add-on, addon_cents); rows are checked in Python by the game's
+# codec (the prize engine's validate_line) and written with bulk inserts in batches, in two passes
+# over the file so that it is never held in memory
+# ------------------------------------------------------------------------------------------------
+
+@dataclass
+class ColumnsRow:
+    row: int
+    ticket: str
+    sold_at: dt.datetime
+    terminal: str
+    line: LineValues
+    stake_cents: int
+    addon_cents: int
+
+
+class ColumnsChecker:
+    """Checks rows one by one, remembering each ticket's first row (sale time and terminal)."""
+
+    def __init__(self, draw: Draw, codes: Mapping[str, int] | None = None):
+        self.draw = draw
+        self.codec = registry.get(draw.game.code).codec
+        self.params = draw.ruleset.params
+        self.header = self.codec.retail_header()
+        self.numeric = {c.name for c in self.codec.csv_columns if c.numeric} | {"stake_cents", "addon_cents"}
+        self.codes = codes
+        self.tickets: dict[str, tuple[int, dt.datetime | None, str]] = {}
+        self.totals: dict[str, list[int]] = {}  # ticket -> [stake incl. add-on fees, lines] of good rows
+        self.names: set[str] = set()  # names the codec turns into codes (Lomatonni's cities)
+        self.zone = timezone.get_default_timezone()
+
+    def check(self, row: int, values: list[str]) -> tuple[ColumnsRow | None, list[str]]:
+        if len(values) != len(self.header):
+            return None, [f"expected {len(self.header)} columns, found {len(values)}"]
+        named = dict(zip(self.header, values))
+        ticket, terminal, sold_raw = named["ticket"], named["terminal"], named["sold_at"]
+        sold_at, errors = sale_errors(self.draw, self.zone, ticket, sold_raw, terminal)
+        unreadable = set()
+        for name in self.header:
+            raw = named[name].strip()
+            if name in self.numeric and raw:
+                try:
+                    whole(raw, name)
+                except RulesError:
+                    errors.append(f"{name}: {named[name]!r} is not a whole number")
+                    unreadable.add(name)
+        stake = addon = None
+        if "stake_cents" not in unreadable:
+            stake = int(named["stake_cents"]) if named["stake_cents"].strip() else None
+            if stake is None or not 1 <= stake <= MAX_STAKE_CENTS:
+                errors.append(f"stake_cents: a whole number of cents from 1 to {MAX_STAKE_CENTS} is needed")
+        if "addon_cents" in named and "addon_cents" not in unreadable:
+            addon = int(named["addon_cents"]) if named["addon_cents"].strip() else 0
+            if addon < 0:
+                errors.append("addon_cents: cannot be negative")
+        line = None
+        if not unreadable & {c.name for c in self.codec.csv_columns}:
+            try:
+                data = self.codec.csv_line(named)
+                line = self.codec.parse_retail_line(self.params, data, self.codes)
+                self.names |= self.codec.retail_names(data)
+            except RulesError as exc:
+                errors.append(str(exc))
+        if line is not None and addon is not None and addon >= 0:
+            name = self.codec.addon_name
+            if line.addon and addon == 0:
+                errors.append(f"addon_cents: a {name} line pays the {name} fee")
+            elif not line.addon and addon > 0:
+                errors.append(f"addon_cents: a line without {name} pays no {name} fee")
+        errors += same_ticket_errors(self.tickets, row, ticket, sold_at, terminal)
+        if errors or line is None or stake is None:
+            return None, errors
+        addon = addon or 0
+        slot = self.totals.setdefault(ticket, [0, 0])
+        slot[0] += stake + addon
+        slot[1] += 1
+        return ColumnsRow(row, ticket, sold_at, terminal, line, stake, addon), []
+
+
+def _validate_columns(draw: Draw, stream: IO[bytes], job=None) -> tuple[Report, ColumnsChecker]:
+    checker = ColumnsChecker(draw)
+    report = Report()
+    stream.seek(0)
+    for number, values in _records(stream):
+        report.rows += 1
+        read_progress(job, stream, report.rows)
+        if not values:
+            report.add(number, "", ["the row is empty"])
+            continue
+        _, errors = checker.check(number, values)
+        if errors:
+            report.add(number, values[0] if values else "", errors)
+    for ticket, first_row in tickets_already_imported(checker.tickets, _existing_tickets).items():
+        report.add(first_row, ticket, [f"ticket {ticket} was already imported"])
+    report.entries.sort(key=lambda e: e["row"])
+    return report, checker
+
+
+def _import_columns(actor, job, draw: Draw, stream: IO[bytes]) -> RetailImport:
+    """Load one retail sales file in its game's own columns (Keno, Kaikki tai ei mitään, Tähdenlento,
+    Synttärit, Jokeri, Lomatonni; `RetailFormat.COLUMNS`) of a draw (open, or closed and awaiting its
+    result) into the claimed import record of `job` (the same-file check is done). Returns the
+    record: `done`, or `failed` with the report of every bad row (nothing of the file is loaded then).
+    The header was checked by the caller."""
+    codec = registry.get(draw.game.code).codec
+    report, checker = _validate_columns(draw, stream, job)
+
+    def writer_of(ids: dict[str, int]) -> Callable[[int, list[str]], Line]:
+        writer = ColumnsChecker(draw, codec.retail_codes(checker.names, create=True))
+
+        def line_of(number: int, values: list[str]) -> Line:
+            row, _ = writer.check(number, values)
+            v = row.line
+            return Line(draw_id=draw.pk, wager_id=ids[row.ticket], main_mask=v.main_mask, extra_mask=v.extra_mask,
+                        plus=v.plus, flags=v.flags, stake_cents=row.stake_cents, addon_cents=row.addon_cents)
+
+        return line_of
+
+    return _load_in_batches(actor, job, draw, stream, report, checker, None, writer_of)
 
 
 def import_file(*, actor, draw: Draw, path: str) -> RetailImport:

@@ -8,10 +8,13 @@ import json
 from typing import Any
 
 from django.db import transaction
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from compliance.audit import audit_record
+from compliance.errors import InvalidInput, RuleRefused, StateConflict
+from lottery.rules.rulesets import DEFAULT_RULESETS, GAMES, default_params
 
 from ..check_tables import CellDifference, differences
 from ..models import GAME_CHOICES, RuleSet
@@ -25,18 +28,26 @@ def params_fingerprint(params: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-class RuleSetConflict(ValueError):
+class RuleSetConflict(StateConflict, ValueError):
     """A version of that name exists with other parameters: versions are immutable."""
 
+    code = "ruleset_conflict"
 
-class RuleSetRefused(ValueError):
+
+class RuleSetInvalid(InvalidInput, ValueError):
+    """The parameters' structure differs from the game's digest version."""
+
+    code = "ruleset_invalid"
+
+
+class RuleSetRefused(RuleRefused, ValueError):
     """The rule version has tables the settlement's check computation does not have, or has
     differently (`lottery.check_tables`): every settlement under it would halt. ``differences``
     names the cells; the message (translated) names them and says what to do."""
 
     def __init__(self, game: str, version: str, cells: list[CellDifference]):
         self.game, self.version, self.differences = game, version, cells
-        super().__init__(check_tables_message(game, version, cells))
+        super().__init__(_check_tables_message_lazy(game, version, cells), code="ruleset_check_tables")
 
 
 def check_tables_message(game: str, version: str, cells: list[CellDifference], *, published: bool = False) -> str:
@@ -62,6 +73,9 @@ def check_tables_message(game: str, version: str, cells: list[CellDifference], *
     return "\n".join(lines)
 
 
+_check_tables_message_lazy = lazy(check_tables_message, str)
+
+
 def ruleset_check_tables(ruleset: RuleSet) -> list[CellDifference]:
     """The cells where a published version differs from the check computation of this release (a
     version published before a release that changed a check table)."""
@@ -81,8 +95,9 @@ def ruleset_publish(
     if existing is not None:
         if existing.params_sha256 != fingerprint or existing.effective_from != effective_from:
             raise RuleSetConflict(
-                f"{game} rule version {version} is already published with other parameters or date; "
-                "publish a new version instead."
+                gettext_lazy("%(game)s rule version %(version)s is already published with other parameters or "
+                             "date; publish a new version instead."),
+                game=game, version=version,
             )
         return existing, False
     _check_params_shape(game, params)
@@ -111,19 +126,19 @@ def ruleset_publish(
 def _check_params_shape(game: str, params: dict[str, Any]) -> None:
     """Refuse parameters whose structure differs from the game's digest version (a missing or
     misspelt key would otherwise only show up in a settlement)."""
-    from lottery.rules.rulesets import GAMES, default_params
-
     if game not in GAMES:
-        raise ValueError(f"Unknown game {game!r}; one of {', '.join(GAMES)}.")
+        raise RuleSetInvalid(gettext_lazy("Unknown game %(game)s; one of %(games)s."),
+                             game=game, games=", ".join(GAMES))
 
     def walk(reference: Any, candidate: Any, path: str) -> None:
         if isinstance(reference, dict):
             if not isinstance(candidate, dict):
-                raise ValueError(f"{path or 'params'} must be an object")
+                raise RuleSetInvalid(gettext_lazy("%(path)s must be an object"), path=path or "params")
             missing = sorted(set(reference) - set(candidate))
             unknown = sorted(set(candidate) - set(reference))
             if missing or unknown:
-                raise ValueError(f"{path or 'params'}: missing {missing or '-'}, unknown {unknown or '-'}")
+                raise RuleSetInvalid(gettext_lazy("%(path)s: missing %(missing)s, unknown %(unknown)s"),
+                                     path=path or "params", missing=missing or "-", unknown=unknown or "-")
             for key in reference:
                 walk(reference[key], candidate[key], f"{path}.{key}" if path else key)
 
@@ -132,8 +147,6 @@ def _check_params_shape(game: str, params: dict[str, Any]) -> None:
 
 def load_default_rulesets(*, actor="system:load_rulesets") -> list[tuple[RuleSet, bool]]:
     """Publish every version of the digest that is not in the database yet (idempotent)."""
-    from lottery.rules.rulesets import DEFAULT_RULESETS
-
     return [
         ruleset_publish(
             actor=actor,

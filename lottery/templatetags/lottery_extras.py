@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from lottery.formats import result_text
+from lottery.games.registry import result_text
 from lottery.rules.bitmask import mask_to_picks
 
 register = template.Library()

@@ -495,8 +495,8 @@ def test_payout_report_download_is_named_by_draw_and_version(lotto_round, people
 # --- benchmark command -----------------------------------------------------------------------------------
 
 
-def test_bench_report_builds_a_draw_with_the_winners_asked_for_and_renders_its_report(db, settings, tmp_path):
+def test_bench_draw_report_builds_a_draw_with_the_winners_asked_for_and_renders_its_report(db, settings, tmp_path):
     out = io.StringIO()
-    call_command("bench_report", kind="draw_payout", winners=60, stdout=out)
+    call_command("bench_draw_report", winners=60, stdout=out)
     figures = json.loads(out.getvalue().strip().splitlines()[-1])
     assert (figures["rows"], figures["pages"] >= 2, figures["seconds"] > 0) == (60, True, True)

@@ -8,10 +8,10 @@ import datetime as dt
 
 import pytest
 
+from compliance.idcodes import identifier_problem, ukrainian_id_valid
 from compliance.models import ExclusionStage, RegistryImport
 from compliance.registry_services import parse_registry_file, registry_import_stage
 from compliance.roles import COMPLIANCE_OFFICER
-from players.rules import identifier_problem, ukrainian_id_valid
 from tests.factories import ExclusionRegistryFactory, finnish_id_for
 
 HETU = finnish_id_for(dt.date(1981, 6, 6), 11)

@@ -145,7 +145,7 @@ def test_allowed_decision_writes_no_audit_event(person):
 
 
 def test_registration_of_a_registered_person_is_denied_before_any_row_exists(db):
-    from players.identity import identifier_hash
+    from compliance.identity import identifier_hash
     from players.models import Person
 
     registry = ExclusionRegistryFactory()

@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from players.identity import encrypt_identifier, identifier_hash
+from compliance.identity import encrypt_identifier, identifier_hash
 
 
 def test_identifier_hash_refuses_an_empty_key(settings):

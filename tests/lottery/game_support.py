@@ -11,12 +11,13 @@ from decimal import Decimal
 from django.utils import timezone
 
 from compliance.money import plain_cents
-from lottery.games import retail_header
+from lottery.games import registry
 from lottery.models import Draw, Game, Line, Winning
 from lottery.rules import calculate_round, games
 from lottery.services import draw_close_sales, draw_open_sales, draw_schedule, result_confirm, result_enter
 from lottery.services.retail import retail_import
 from lottery.services.settlement import run_settlement
+from lottery.services.wagers import game_lines
 
 
 def schedule(game: str, number: int = 1, *, main_draw: Draw | None = None, close_at=None) -> Draw:
@@ -35,7 +36,7 @@ def sold_at(draw: Draw) -> str:
 
 def sales_file(game: str, rows: list[dict]) -> io.BytesIO:
     """A retail file of the game: each row a dict of its columns (missing ones empty)."""
-    header = retail_header(game)
+    header = registry.get(game).codec.retail_header()
     out = [",".join(header)]
     for row in rows:
         out.append(",".join(str(row.get(column, "")) for column in header))
@@ -134,7 +135,6 @@ def lomatonni_engine_prizes(result: tuple[str, int], lines: list[tuple[int, str,
 def add_lines(draw: Draw, specs: list[dict], reference: str = "DIRECT-1") -> list[Line]:
     """One retail wager with these lines (API-style specs, validated by the game's codec), written
     directly: for scenarios whose stakes no test player could afford."""
-    from lottery.games.wagers import game_lines
     from lottery.models import RETAIL, Wager
 
     rows = game_lines(draw, specs)

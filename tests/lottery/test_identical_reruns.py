@@ -20,6 +20,7 @@ from django.db import connection
 
 from lottery.drill.fingerprint import differences, double_and_missing, fingerprint
 from lottery.drill.world import WorldSpec, approve, build_world, confirm, drill_base, four_eyes_staff
+from lottery.games import bitmask
 from lottery.models import Payout, RunState, SettlementRun
 from lottery.services import payouts, settlement
 
@@ -131,7 +132,7 @@ def test_two_workers_side_by_side_give_the_clean_result(drill, monkeypatch, sett
     clean = _clean(drill)
     world, run = drill()
     settings.LOTTERY_SETTLEMENT_WORKERS = 2  # two connections write the chunks side by side
-    real_release = settlement.path_b_release_sql
+    real_release = bitmask.path_b_release_sql
     chunks: list[int] = []
 
     def odd_chunks_first(run_id, prizes, chunk):
@@ -141,7 +142,7 @@ def test_two_workers_side_by_side_give_the_clean_result(drill, monkeypatch, sett
             time.sleep(0.05)  # the even chunks commit after the odd ones
         return real_release(run_id, prizes, chunk)
 
-    monkeypatch.setattr(settlement, "path_b_release_sql", odd_chunks_first)
+    monkeypatch.setattr(bitmask, "path_b_release_sql", odd_chunks_first)
     _together(lambda: settlement.run_settlement(run.pk, worker="worker-a"),
               lambda: settlement.run_settlement(run.pk, worker="worker-b"))
     assert SettlementRun.objects.get(pk=run.pk).state == RunState.SETTLED

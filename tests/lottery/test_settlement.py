@@ -8,7 +8,7 @@ import pytest
 
 from compliance.models import AuditEvent
 from lottery import matching
-from lottery.formats import line_format
+from lottery.games import bitmask, registry
 from lottery.models import Draw, DrawState, Line, RunState, SettlementRun, TierResult, Winning
 from lottery.rules import games
 from lottery.rules.bitmask import mask_to_picks
@@ -54,7 +54,7 @@ def _engine_class(game, line: Line, draw) -> tuple[str | None, bool]:
 
 def _lines_for_every_combination(draw, game):
     """One line per feature combination of the game, plus random lines."""
-    f = line_format(game, draw.ruleset.params)
+    f = registry.get(game).codec.line_format(draw.ruleset.params)
     for combo in matching.combos(f):
         k = f.main_count
         picks = set(range(1, combo.hits + 1)) | ({k + 1} if combo.additional else set())
@@ -253,7 +253,7 @@ def test_disagreeing_computations_halt_the_run(db, confirm_result, monkeypatch):
     draw = DrawFactory(jackpot_cents=50_000_000)
     add_random_lines(draw, 300)
     run = confirm_result(draw, LOTTO_RESULT)
-    wrong = matching.path_b_class_sql("lotto", draw.ruleset.params).replace("WHEN h = 4 THEN 5", "WHEN h = 4 THEN 6")
+    wrong = matching.path_b_class_sql(registry.get("lotto").codec, draw.ruleset.params).replace("WHEN h = 4 THEN 5", "WHEN h = 4 THEN 6")
     monkeypatch.setattr(matching, "path_b_class_sql", lambda game, params: wrong)
     run = settlement.run_settlement(run.pk)
     assert (run.state, Draw.objects.get(pk=draw.pk).state) == (RunState.HALTED, DrawState.RESULT_CONFIRMED)
@@ -263,7 +263,7 @@ def test_disagreement_is_a_significant_audit_event(db, confirm_result, monkeypat
     draw = DrawFactory(jackpot_cents=50_000_000)
     add_random_lines(draw, 300)
     run = confirm_result(draw, LOTTO_RESULT)
-    wrong = matching.path_b_class_sql("lotto", draw.ruleset.params).replace("h = 5 THEN 4", "h = 5 THEN 3")
+    wrong = matching.path_b_class_sql(registry.get("lotto").codec, draw.ruleset.params).replace("h = 5 THEN 4", "h = 5 THEN 3")
     monkeypatch.setattr(matching, "path_b_class_sql", lambda game, params: wrong)
     settlement.run_settlement(run.pk)
     assert AuditEvent.objects.filter(action="lottery.settlement_disagreement", significant=True).exists()
@@ -442,15 +442,15 @@ def test_side_by_side_a_killed_worker_is_taken_over_and_pays_nothing_twice(side_
 @pytest.mark.postgres
 def test_side_by_side_a_crash_before_the_engine_plans_again(side_by_side, confirm_result, monkeypatch):
     clean_run, run = _twin_draws(confirm_result)
-    real = settlement._store_engine
+    real = bitmask.store_engine
 
     def crash(*args, **kwargs):
         raise RuntimeError("crash while counting")
 
-    monkeypatch.setattr(settlement, "_store_engine", crash)
+    monkeypatch.setattr(bitmask, "store_engine", crash)
     failed = settlement.run_settlement(run.pk)
     assert (failed.state, failed.engine_result, Winning.objects.filter(run=failed).count()) == (RunState.FAILED, None, 0)
-    monkeypatch.setattr(settlement, "_store_engine", real)
+    monkeypatch.setattr(bitmask, "store_engine", real)
     resumed = settlement.run_settlement(run.pk)
     assert resumed.state == RunState.SETTLED and _outcome(resumed) == _outcome(clean_run)
 
@@ -460,7 +460,7 @@ def test_side_by_side_disagreeing_computations_halt_the_run(side_by_side, confir
     draw = DrawFactory(jackpot_cents=50_000_000)
     add_random_lines(draw, 300)
     run = confirm_result(draw, LOTTO_RESULT)
-    wrong = matching.path_b_class_sql("lotto", draw.ruleset.params).replace("WHEN h = 4 THEN 5", "WHEN h = 4 THEN 6")
+    wrong = matching.path_b_class_sql(registry.get("lotto").codec, draw.ruleset.params).replace("WHEN h = 4 THEN 5", "WHEN h = 4 THEN 6")
     monkeypatch.setattr(matching, "path_b_class_sql", lambda game, params: wrong)
     run = settlement.run_settlement(run.pk)
     assert (run.state, Draw.objects.get(pk=draw.pk).state) == (RunState.HALTED, DrawState.RESULT_CONFIRMED)

@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from compliance import roles
+from compliance.idcodes import finnish_id
 from players.models import GameAccount, LedgerEntry, PlaySession
-from players.rules import finnish_id
 
 BIRTH = dt.date(1991, 7, 3)
 REGISTRATION = {

@@ -94,7 +94,7 @@ def test_a_prize_within_the_channels_limit_is_credited_at_once(api_client_for, o
 
 def test_registering_a_person_of_another_channel_is_refused_without_saying_why(api_client_for, other_players):
     person = other_players.person
-    from players.identity import decrypt_identifier
+    from compliance.identity import decrypt_identifier
 
     body = {"first_name": person.first_name, "last_name": person.last_name,
             "birth_date": person.birth_date.isoformat(), "national_id": decrypt_identifier(person.national_id_encrypted),
@@ -105,7 +105,7 @@ def test_registering_a_person_of_another_channel_is_refused_without_saying_why(a
 
 
 def test_a_refused_registration_is_a_significant_audit_event(api_client_for, other_players):
-    from players.identity import decrypt_identifier
+    from compliance.identity import decrypt_identifier
 
     person = other_players.person
     api_client_for(roles.SALES_CHANNEL, channel="other").post("/api/v1/players/", {

@@ -7,8 +7,9 @@ import datetime as dt
 
 import pytest
 
-from players import identity, services
-from players.rules import finnish_id
+from compliance import identity
+from compliance.idcodes import finnish_id
+from players import services
 
 from .conftest import ACTOR
 

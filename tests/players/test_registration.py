@@ -7,12 +7,12 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from compliance.idcodes import finnish_id
+from compliance.identity import identifier_hash
 from compliance.models import AuditEvent, ScreeningDecision
 from players import services
 from players.errors import Conflict, InvalidRequest, Refused
-from players.identity import identifier_hash
 from players.models import GameAccount, Person, Player
-from players.rules import finnish_id
 
 from .conftest import ACTOR
 

@@ -9,6 +9,8 @@ import threading
 
 from django.core.management.base import BaseCommand
 
+from compliance.jobs import dispatch, dispatcher_loop
+
 
 class Command(BaseCommand):
     help = "Send queued jobs to the broker, re-send lost ones and take back stalled ones, in a loop."
@@ -17,8 +19,6 @@ class Command(BaseCommand):
         parser.add_argument("--once", action="store_true", help="one pass, then exit")
 
     def handle(self, *args, **options):
-        from compliance.jobs import dispatch, dispatcher_loop
-
         if options["once"]:
             self.stdout.write(str(dispatch()))
             return

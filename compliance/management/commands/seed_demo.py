@@ -1,14 +1,12 @@
-import importlib
-
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-# Each app may offer demo data in `<app>.demo.seed(stdout)`; they run in dependency order.
-DEMO_MODULES = ["players.demo", "compliance.demo", "lottery.demo", "casino.demo"]
+from compliance.demo import seed_staff, seeders_in_order
 
 
 class Command(BaseCommand):
-    help = "Load demo staff and demo data. Safe to run again: nothing is duplicated."
+    help = ("Load demo staff and the demo data every app registers (compliance.demo.register_demo), "
+            "in dependency order. Safe to run again: nothing is duplicated.")
 
     def add_arguments(self, parser):
         parser.add_argument("--password", default=getattr(settings, "DEMO_PASSWORD", "valvoja-demo"))
@@ -22,17 +20,9 @@ class Command(BaseCommand):
                 "password. Set DEBUG=true only on a developer machine.",
                 returncode=2,
             )
-        from compliance.demo import seed_staff
-
         users = seed_staff(options["password"])
-        for name in DEMO_MODULES:
-            try:
-                module = importlib.import_module(name)
-            except ModuleNotFoundError as exc:
-                if exc.name == name:
-                    continue
-                raise
-            module.seed(stdout=self.stdout)
+        for seeder in seeders_in_order():
+            seeder.seed(self.stdout)
         self.stdout.write("")
         self.stdout.write("Demo staff logins (password: %s)" % options["password"])
         for u in users:

@@ -23,13 +23,19 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from lottery.formats import NUMBER_GAMES, line_format
+from compliance import roles
+from lottery import services
+from lottery.games import registry
+from lottery.games.base import RetailFormat
 from lottery.matching import popcount_sql
 from lottery.models import Draw, DrawState, Game, RunState
 from lottery.salesfile import write_sales_file
+from lottery.services import payouts as payout_service
+from lottery.services import settlement as settlement_service
+from lottery.services.retail import retail_import
+from lottery.tasks import pay_draw, settle_run
 
 ACTOR = "system:bench_settlement"
-CENTRAL = {"vikinglotto": {"common_pools": {"1": "3000000.00", "2": "500000.00"}}}
 
 
 def _peak_mb() -> float:
@@ -41,7 +47,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--lines", type=int, required=True)
-        parser.add_argument("--game", default="lotto", choices=NUMBER_GAMES)
+        # The games whose retail file is the number-line file (`lottery.salesfile` writes it).
+        games = [spec.code for spec in registry.all() if spec.codec.retail_format is RetailFormat.NUMBERS]
+        parser.add_argument("--game", default=games[0], choices=games)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--keep-file", action="store_true", help="keep the generated sales file")
         parser.add_argument("--write-file", metavar="PATH",
@@ -50,14 +58,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, lines: int, game: str, seed: int, keep_file: bool, write_file: str | None = None,
                **options):
-        from lottery import services
-        from lottery.services import settlement as settlement_service
-        from lottery.services.retail import retail_import
-        from lottery.tasks import settle_run
-
         if lines < 1:
             raise CommandError("--lines must be at least 1")
         rng = random.Random(seed)
+        codec = registry.get(game).codec
         game_row = Game.objects.get(code=game)
         now = timezone.now()
         blocking = Draw.objects.filter(game=game_row).exclude(
@@ -73,12 +77,12 @@ class Command(BaseCommand):
         draw = services.draw_schedule(
             actor=ACTOR, game=game_row, number=number, sales_open_at=now - dt.timedelta(days=2),
             sales_close_at=now - dt.timedelta(hours=1), draw_at=now - dt.timedelta(minutes=30),
-            jackpot_cents=1_000_000_00 if game in ("lotto", "milli") else None,
+            jackpot_cents=codec.bench_jackpot_cents,
         )
-        if game in CENTRAL:
-            services.draw_set_central_inputs(actor=ACTOR, draw=draw, inputs=CENTRAL[game])
+        if codec.bench_central_inputs:
+            services.draw_set_central_inputs(actor=ACTOR, draw=draw, inputs=codec.bench_central_inputs)
         services.close_due_draws(actor=ACTOR)
-        fmt = line_format(game, draw.ruleset.params)
+        fmt = codec.line_format(draw.ruleset.params)
 
         path = write_sales_file(fmt, lines, rng, draw)
         if write_file:
@@ -102,7 +106,7 @@ class Command(BaseCommand):
             raise CommandError(f"import refused: {record.errors[:3]}")
         self.stdout.write(f"import: {import_s:.2f} s ({record.method}); bare COPY: {copy_s and round(copy_s, 2)} s")
 
-        result = self._random_result(fmt, rng)
+        result = codec.random_result(rng, draw.ruleset.params)
         services.result_enter(actor=enterer, draw=draw, numbers=result, draw_method="system", witnesses="benchmark")
         queued: list = []
         real_enqueue = settlement_service.enqueue
@@ -127,8 +131,6 @@ class Command(BaseCommand):
             f"bare classification query: {scan_s:.3f} s ({scan_workers} parallel workers planned; "
             f"without them {scan_serial_s and round(scan_serial_s, 3)} s)"
         )
-        from lottery.services import payouts as payout_service
-        from lottery.tasks import pay_draw
 
         real_pay_enqueue = payout_service._enqueue_pay
         payout_service._enqueue_pay = lambda draw_id: None  # the payout job is run below, timed
@@ -161,8 +163,6 @@ class Command(BaseCommand):
     def _staff(self):
         """Three different staff users with the roles the four-eyes steps need."""
         from django.contrib.auth.models import Group
-
-        from compliance import roles
 
         User = get_user_model()
         out = []
@@ -233,16 +233,3 @@ class Command(BaseCommand):
                     cursor.fetchall()
                     serial_s = time.perf_counter() - t
         return elapsed, workers, serial_s
-
-    def _random_result(self, fmt, rng: random.Random) -> dict:
-        drawn = rng.sample(range(1, fmt.main_max + 1), fmt.main_count + (1 if fmt.additional else 0))
-        result: dict = {"numbers": sorted(drawn[: fmt.main_count])}
-        if fmt.additional:
-            result["additional"] = drawn[-1]
-        if fmt.game == "eurojackpot":
-            result["stars"] = sorted(rng.sample(range(1, fmt.secondary_max + 1), 2))
-        if fmt.game == "vikinglotto":
-            result["viking"] = rng.randint(1, fmt.secondary_max)
-        if fmt.plus_max:
-            result["plus"] = rng.randint(1, fmt.plus_max)
-        return result

@@ -1,5 +1,7 @@
 """Benchmark: import N register entries (stage + approved swap) and time screening look-ups.
 
+It lives in players because its look-ups are of people (players.Person), as screening makes them.
+
 Run it on a database of its own (it creates a registry and two users and leaves them there):
     DATABASE_URL=postgres://.../bench_h5 python manage.py bench_registry --entries 1000000
 The last line printed is JSON with import_s and lookup_ms (p50/p95/p99).
@@ -18,10 +20,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from compliance.approvals import approval_decide
+from compliance.identity import identifier_hash
 from compliance.models import Approval, ExclusionRegistry
 from compliance.registries import check_registries
 from compliance.registry_services import registry_import_stage
-from players.identity import identifier_hash
 from players.models import Person
 
 REGISTRY = "Benchmark register"

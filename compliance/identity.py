@@ -15,7 +15,7 @@ import hmac
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from .rules import normalise_identifier
+from .idcodes import normalise_identifier
 
 try:  # optional dependency, see docs/players.md
     from cryptography.fernet import Fernet, InvalidToken

@@ -1,5 +1,6 @@
-"""Settlement of the six games of `lottery.games` (DESIGN §3 steps 2-4), called by the hooks of
-`lottery.services.settlement` (which claims the run, checks its preconditions and finishes it).
+"""The grouped-bucket settlement strategy (DESIGN §3 steps 2-4): `BucketSettlement`, the strategy of
+Keno, Kaikki tai ei mitään, Tähdenlento, Synttärit, Jokeri and Lomatonni (their specs say so), asked
+by `lottery.services.settlement` (which claims the run, checks its preconditions and finishes it).
 
 Path A (counting): one pass over the draw's lines groups them by the game's features (hits as a
 popcount, level or game type, add-on state; for the multiplier games also stake and add-on fee),
@@ -17,7 +18,7 @@ SQL from the line's own stake: ``floor(weight × num / den)``, where the weight 
 from the engine's figures (its pools and stakes per cap group), times the overall cap's factor
 (Keno), per rounding step. A class game's prize is the engine's per class (Tuplaus doubled or not).
 
-Check (`lottery.services.settlement._check`, shared with the number games): winners, add-on winners
+Check (`lottery.pipeline.check_written`, shared with the bitmask strategy): winners, add-on winners
 and money per class (cell) from the written rows must equal path A's counts and the engine's paid
 totals; any difference halts the run.
 """
@@ -35,23 +36,15 @@ from django.utils import timezone
 
 from compliance.money import plain_cents
 
-from ..matching import DIRECT_ID_LIMIT, LINE_TABLE, no_pullup
-from ..models import RetailImport, RunPhase, SettlementChunk, SettlementRun, TierResult
+from ..matching import no_pullup
+from ..models import RunPhase, SettlementChunk, SettlementRun, TierResult
+from ..pipeline import DIRECT_ID_LIMIT, LINE_TABLE, Claim, check_written, chunk_lines, chunks_of, plan_imports
+from ..pipeline import cents as _cents
 from ..rules import games as engine_games
 from ..rules.errors import RulesError
+from ..rules.jsonio import calculate_round
 from ..rules.params import Params
-from . import codec
-from .base import PATH_B_ROUNDING_MODE, muldiv_sql
-
-
-def _settlement():
-    from ..services import settlement
-
-    return settlement
-
-
-def _cents(amount: str | None) -> int | None:
-    return _settlement().cents(amount)
+from .base import PATH_B_ROUNDING_MODE, GameCodec, muldiv_sql
 
 
 def _fraction_cents(amount: str) -> Fraction:
@@ -62,8 +55,7 @@ def _fraction_cents(amount: str) -> Fraction:
 # path A
 # ------------------------------------------------------------------------------------------------
 
-def path_a_sql(game: str, params: dict, drawn: Any, draw_id: int, vendor: str) -> tuple[str, list[str]]:
-    c = codec(game)
+def path_a_sql(c: GameCodec, params: dict, drawn: Any, draw_id: int, vendor: str) -> tuple[str, list[str]]:
     features = c.path_a_features(params, drawn, vendor)
     names = [name for name, _ in features]
     group = names + (["stake_cents", "addon_cents"] if c.kind == "multiplier" else [])
@@ -86,18 +78,15 @@ def _empty_result(game: str, version: str) -> dict[str, Any]:
             "explain": ["No line of the draw can win: nothing to compute."]}
 
 
-def count(run: SettlementRun, worker: str) -> None:
+def count(c: GameCodec, claim: Claim) -> None:
     """Path A and the engine: tier counts, engine input and result, tier results, the chunk plan."""
-    from ..rules.jsonio import calculate_round
-
-    s = _settlement()
+    run = claim.run
     draw, result = run.draw, run.result
     game, params = draw.game.code, run.ruleset.params
-    c = codec(game)
     with transaction.atomic():
-        s._own(run, worker, phase=RunPhase.COUNTING)
+        claim.own(phase=RunPhase.COUNTING)
     drawn = c.drawn(params, result.numbers)
-    sql, group = path_a_sql(game, params, drawn, draw.pk, connection.vendor)
+    sql, group = path_a_sql(c, params, drawn, draw.pk, connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql)
         rows = cursor.fetchall()
@@ -144,20 +133,20 @@ def count(run: SettlementRun, worker: str) -> None:
     else:
         engine_input = _class_input(run, counts, turnover)
         engine_result = calculate_round(engine_input, params)
-    chunks = _plan(run, worker, lines, direct, direct_lo, direct_hi)
-    tiers = _tiers(run, engine_result, counts)
+    chunks = _plan(claim, lines, direct, direct_lo, direct_hi)
+    tiers = _tiers(c, run, engine_result, counts)
     with transaction.atomic():
-        s._own(run, worker)
+        claim.own()
         TierResult.objects.filter(run=run).delete()
         SettlementChunk.objects.filter(run=run).delete()
         TierResult.objects.bulk_create(tiers)
         SettlementChunk.objects.bulk_create(chunks)
         fields = dict(
             tier_counts=counts, engine_input=engine_input, engine_result=engine_result, lines_count=lines,
-            turnover_cents=turnover, addon_turnover_cents=addon, chunk_size=s._chunk_lines(), chunks_total=len(chunks),
+            turnover_cents=turnover, addon_turnover_cents=addon, chunk_size=chunk_lines(), chunks_total=len(chunks),
             chunks_done=0, phase=RunPhase.WRITING,
         )
-        s._own(run, worker, **fields)
+        claim.own(**fields)
     for name, value in fields.items():
         setattr(run, name, value)
 
@@ -182,32 +171,20 @@ def _class_input(run: SettlementRun, counts: dict[str, dict[str, int]], turnover
     return data
 
 
-def _plan(run: SettlementRun, worker: str, lines: int, direct: int, lo: int | None,
-          hi: int | None) -> list[SettlementChunk]:
+def _plan(claim: Claim, lines: int, direct: int, lo: int | None, hi: int | None) -> list[SettlementChunk]:
     """Chunks of line ids: the range of the ids from the table's sequence, and the id range of every
     COPY-loaded retail import of the draw (as for the number games); they must cover every line."""
-    s = _settlement()
-    size = s._chunk_lines()
     ranges = [(lo, hi)] if direct else []
-    imported = 0
-    for batch, rows in RetailImport.objects.filter(draw=run.draw, state=RetailImport.State.DONE,
-                                                   batch__isnull=False).values_list("batch", "lines"):
-        ranges.append((batch * DIRECT_ID_LIMIT + 1, batch * DIRECT_ID_LIMIT + rows))
-        imported += rows
+    imported = plan_imports(claim.run, ranges)
     if direct + imported != lines:
-        s._halt(run, worker, [f"the chunk plan covers {direct + imported} lines, the draw has {lines}"], {})
-    chunks = []
-    for first, last in sorted(ranges):
-        start = first
-        while start <= last:
-            chunks.append(SettlementChunk(run=run, lo=start, hi=min(start + size, last + 1)))
-            start += size
-    return chunks
+        claim.halt([f"the chunk plan covers {direct + imported} lines, the draw has {lines}"], {})
+    return chunks_of(claim.run, ranges)
 
 
-def _tiers(run: SettlementRun, result: dict[str, Any], counts: dict[str, dict[str, int]]) -> list[TierResult]:
+def _tiers(c: GameCodec, run: SettlementRun, result: dict[str, Any],
+           counts: dict[str, dict[str, int]]) -> list[TierResult]:
     kinds = {cl["class"]: cl.get("kind", "") for cl in run.ruleset.params.get("classes", []) if "class" in cl}
-    multiplier = codec(run.draw.game.code).kind == "multiplier"
+    multiplier = c.kind == "multiplier"
     out = []
     for position, (key, c) in enumerate(result["classes"].items(), start=1):
         tuplaus = c.get("tuplaus") or {}
@@ -234,15 +211,14 @@ def _stake_weight(params: dict) -> str:
     return "stake_cents + addon_cents" if params.get("stake_basis") == "with_addon_fee" else "stake_cents"
 
 
-def scale_plan(game: str, params: dict, engine_result: dict[str, Any]) -> dict[int, tuple[str, int, int, int]]:
+def scale_plan(c: GameCodec, params: dict, engine_result: dict[str, Any]) -> dict[int, tuple[str, int, int, int]]:
     """class_no -> (weight, num, den, step): a winner's prize is floor(w × num / den) × step cents,
     w = stake × multiplier ("raw") or the stake ("stake": a cap split by stake).
 
     From the engine's figures: each cap group's calculated total (Σ of its classes' pools) and, for
     a split by stake, its winners' stakes (from the engine's buckets); the rule version's caps, split
     and overall cap (read with the engine's own `cap_rule` and `cap_group`); its rounding step."""
-    c = codec(game)
-    module = engine_games.MULTIPLIER_GAMES[game]
+    module = engine_games.MULTIPLIER_GAMES[c.code]
     p = Params(params)
     rule = module.cap_rule(p)
     grouping = getattr(module, "cap_group", None)
@@ -285,14 +261,12 @@ def scale_plan(game: str, params: dict, engine_result: dict[str, Any]) -> dict[i
     return plan
 
 
-def path_b_sql(run: SettlementRun, drawn: Any, lo: int, hi: int, vendor: str) -> str:
+def path_b_sql(c: GameCodec, run: SettlementRun, drawn: Any, lo: int, hi: int, vendor: str) -> str:
     """INSERT the winners among the draw's lines with lo <= id < hi, with their prizes."""
     draw, params, result = run.draw, run.ruleset.params, run.engine_result
-    game = draw.game.code
-    c = codec(game)
     keep = no_pullup(vendor)
     if c.kind == "multiplier":
-        plan = scale_plan(game, params, result)
+        plan = scale_plan(c, params, result)
         whens = []
         for cell, multiplier in sorted(c.path_b_multipliers().items()):
             if cell // 2 not in plan:
@@ -334,9 +308,8 @@ def class_prizes(engine_result: dict[str, Any]) -> dict[int, int]:
     return out
 
 
-def write(run: SettlementRun, worker: str) -> None:
-    s = _settlement()
-    c = codec(run.draw.game.code)
+def write(c: GameCodec, claim: Claim) -> None:
+    run = claim.run
     drawn = c.drawn(run.ruleset.params, run.result.numbers)
     pending = list(SettlementChunk.objects.filter(run=run, done_at__isnull=True).order_by("lo")
                    .values_list("pk", "lo", "hi"))
@@ -345,10 +318,36 @@ def write(run: SettlementRun, worker: str) -> None:
             if not SettlementChunk.objects.select_for_update().filter(pk=pk, done_at__isnull=True).exists():
                 continue  # written meanwhile by the worker we took over from
             with connection.cursor() as cursor:
-                cursor.execute(path_b_sql(run, drawn, lo, hi, connection.vendor))
+                cursor.execute(path_b_sql(c, run, drawn, lo, hi, connection.vendor))
                 written = cursor.rowcount
             SettlementChunk.objects.filter(pk=pk).update(done_at=timezone.now(), winners=written)
-            s._own(run, worker, chunks_done=F("chunks_done") + 1)
-        done = SettlementChunk.objects.filter(run=run, done_at__isnull=False).count()
-        run.chunks_done = done
-        s.after_chunk(run, done)
+            claim.own(chunks_done=F("chunks_done") + 1)
+        claim.chunk_written()
+
+
+class BucketSettlement:
+    """The grouped-bucket strategy (`lottery.games.spec.SettlementStrategy`): path A groups the lines
+    by the codec's features and the engine classifies the groups; path B writes the winners with the
+    codec's hand-written tables; the check counts the written cells."""
+
+    parallel_ok = False  # path A and path B run one after the other, on one connection
+
+    def __init__(self, codec: GameCodec):
+        self.codec = codec
+
+    def count(self, claim: Claim) -> None:
+        count(self.codec, claim)
+
+    def write(self, claim: Claim) -> None:
+        write(self.codec, claim)
+
+    def check(self, run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
+        c = self.codec
+
+        def key_of(class_no: int) -> str:
+            try:
+                return c.class_key(int(class_no))
+            except ValueError:
+                return str(class_no)
+
+        return check_written(run, key_of, "with the add-on", str)

@@ -1,9 +1,6 @@
 """The lottery report kinds: the payout report of one draw and the large wins of a period
-(docs/compliance.md, "Reports").
-
-They read the draw pipeline's tables (`lottery.models`) directly, as `player_protection` reads the
-players app's: a report is a read of another app's records, and the lottery imports stay inside the
-functions so that the compliance app does not need the lottery app to load.
+(docs/compliance.md, "Reports"), and the fields they add to the reports page's request form (the
+draw picker, the game). Registered with compliance's report machinery from LotteryConfig.ready().
 
 Money columns end in `_cents`: integer cents in the CSV, euros in the PDF (`compliance.money`,
 in the report's language; version 2 of both kinds). Coded values (payout
@@ -14,11 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .kinds import ReportData, ReportKind, local, pdf_cell, period_bounds, zone
+from compliance.bounds import BIGINT_MAX, INT_MAX
+from compliance.models import Approval
+from compliance.reports.kinds import ReportData, ReportKind, local, pdf_cell, period_bounds, zone
+from players.models import Player
+
+from .games.registry import result_text
+from .models import RETAIL, Draw, Game, Payout, RunState, SettlementRun, TierResult, Wager, Winning
+from .services.payouts import large_win_cents
 
 # Payout states of the winners list that are not Payout.State values: the settlement is not yet
 # approved for payout, or the line's prize did not change from what an earlier version paid.
@@ -69,8 +76,6 @@ def lottery_cell(key: str, value: Any) -> str:
 def _ticket(channel: str, reference: str) -> str:
     """A retail ticket by its reference, another channel's wager as 'channel:reference' (as the
     winners page and its ticket filter write them)."""
-    from lottery.models import RETAIL
-
     return reference if channel == RETAIL else f"{channel}:{reference}"
 
 
@@ -84,8 +89,6 @@ REPORTABLE_RUN_STATES = ("settled", "superseded")
 def draw_payout_prepare(params: dict) -> dict:
     """{'draw': id[, 'version': n]} -> {'draw': id, 'version': n}: the version defaults to the newest
     settled one, and is recorded, so the archived parameters name exactly what was reported."""
-    from lottery.models import Draw, RunState, SettlementRun
-
     draw_id = _positive_int(params.get("draw"), gettext("The draw"))
     draw = Draw.objects.select_related("game").filter(pk=draw_id).first()
     if draw is None:
@@ -107,11 +110,6 @@ def draw_payout_prepare(params: dict) -> dict:
 
 
 def draw_payout_build(params: dict) -> ReportData:
-    from compliance.models import Approval
-    from lottery.formats import result_text
-    from lottery.models import Draw, Payout, SettlementRun, TierResult, Wager, Winning
-    from lottery.services.payouts import large_win_cents
-
     draw = Draw.objects.select_related("game", "rollover_from__game").get(pk=params["draw"])
     run = SettlementRun.objects.select_related(
         "result__entered_by", "result__confirmed_by", "approved_by", "ruleset", "previous"
@@ -195,7 +193,7 @@ def draw_payout_build(params: dict) -> ReportData:
 
     draw_date = draw.draw_at.astimezone(zone()).date().isoformat()
     context = {
-        "draw": draw, "game": draw.game.name, "draw_number": draw.number, "draw_time": local(draw.draw_at),
+        "draw": draw, "game": draw.game.name, "game_code": draw.game.code, "draw_number": draw.number, "draw_time": local(draw.draw_at),
         "result": result_text(result.numbers), "result_version": result.version,
         "correction_reason": result.reason if run.previous_id else "",
         "jackpot_cents": draw.jackpot_cents, "rollover_from": str(draw.rollover_from or ""),
@@ -244,8 +242,6 @@ def _class_row(t) -> dict:
 
 
 def _users(ids) -> dict:
-    from django.contrib.auth import get_user_model
-
     return {u.pk: u for u in get_user_model().objects.filter(pk__in=ids)} if ids else {}
 
 
@@ -260,11 +256,56 @@ DRAW_PAYOUT_CSV = (
     "line", "ticket", "player", "plussa", "payout_cents", "payout_state",
 )
 
+# ------------------------------------------------------------------------------------------------
+# the request form's fields: the draw picker and the game
+# ------------------------------------------------------------------------------------------------
+
+# The settled draws offered in the picker, newest first; older ones are reached by their id.
+DRAW_CHOICES = 200
+
+
+def settled_draw_choices(limit: int) -> list[tuple[int, str]]:
+    """Draws with a settled settlement, newest draw first: (id, 'Lotto #12 · 2026-03-14')."""
+    settled = SettlementRun.objects.filter(draw=OuterRef("pk"), state=RunState.SETTLED)
+    draws = Draw.objects.filter(Exists(settled)).select_related("game").order_by("-draw_at", "-pk")[:limit]
+    return [(d.pk, f"{d} · {timezone.localtime(d.draw_at):%Y-%m-%d}") for d in draws]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return list(Game.objects.order_by("pk").values_list("code", "name"))
+
+
+def draw_payout_fields() -> dict[str, forms.Field]:
+    return {
+        "draw": forms.TypedChoiceField(label=_("Settled draw (draw payout report)"), required=False, coerce=int,
+                                       empty_value=None, choices=[("", "–"), *settled_draw_choices(DRAW_CHOICES)]),
+        "draw_id": forms.IntegerField(label=_("or draw id"), required=False, min_value=1, max_value=BIGINT_MAX),
+        "version": forms.IntegerField(label=_("Settlement version (empty: the newest settled)"), required=False,
+                                      min_value=1, max_value=INT_MAX),
+    }
+
+
+def draw_payout_form_params(data: dict) -> dict:
+    """The draw typed by its id wins over the one picked; the version is optional."""
+    draw = data.get("draw_id") or data.get("draw")
+    if draw in (None, ""):
+        raise ValueError(gettext("Choose a settled draw, or give a draw id."))
+    params = {"draw": draw}
+    if data.get("version") not in (None, ""):
+        params["version"] = data["version"]
+    return params
+
+
+def large_wins_fields() -> dict[str, forms.Field]:
+    return {"game": forms.ChoiceField(label=_("Game (large wins)"), required=False,
+                                      choices=[("", _("all games")), *game_choices()])}
+
+
 DRAW_PAYOUT = ReportKind(
-    "draw_payout", _("Draw payout report"), "2", "compliance/reports/draw_payout.html",
+    "draw_payout", _("Draw payout report"), "2", "lottery/reports/draw_payout.html",
     WINNER_COLUMNS, None, ("draw", "version"), (14, 32, 10, 5, 6, 14, 14, 24),
     build=draw_payout_build, prepare_params=draw_payout_prepare, csv_columns=DRAW_PAYOUT_CSV, cell=lottery_cell,
-    period=False, table_rows=40, block_lines=52,
+    period=False, table_rows=40, block_lines=52, form_fields=draw_payout_fields, form_params=draw_payout_form_params,
 )
 
 
@@ -274,9 +315,6 @@ DRAW_PAYOUT = ReportKind(
 
 def large_wins_prepare(params: dict) -> dict:
     """Period (draw dates), optional game code; the threshold in force is recorded as `min_cents`."""
-    from lottery.models import Game
-    from lottery.services.payouts import large_win_cents
-
     try:
         since, until = period_bounds(params)
     except (KeyError, TypeError, ValueError):
@@ -295,9 +333,6 @@ def large_wins_prepare(params: dict) -> dict:
 
 
 def large_wins_rows(params: dict) -> list[dict]:
-    from lottery.models import Payout
-    from players.models import Player
-
     since, until = period_bounds(params)
     qs = Payout.objects.filter(amount_cents__gte=int(params["min_cents"]), draw__draw_at__gte=since,
                                draw__draw_at__lt=until)
@@ -329,8 +364,6 @@ def large_wins_rows(params: dict) -> list[dict]:
 
 
 def large_wins_build(params: dict) -> ReportData:
-    from lottery.models import Game
-
     _, until = period_bounds(params)
     game = Game.objects.filter(code=params["game"]).first() if params.get("game") else None
     return ReportData(
@@ -340,11 +373,11 @@ def large_wins_build(params: dict) -> ReportData:
 
 
 LARGE_WINS = ReportKind(
-    "large_wins", _("Large wins"), "2", "compliance/reports/large_wins.html",
+    "large_wins", _("Large wins"), "2", "lottery/reports/large_wins.html",
     (("draw", _("Draw")), ("draw_at", _("Draw time")), ("version", _("Version")), ("line", _("Line")),
      ("class", _("Class")), ("prize_cents", _("Prize (€)")), ("amount_cents", _("Amount (€)")),
      ("holder", _("Player or ticket")), ("state", _("State")), ("approved_by", _("Large win approved by")),
      ("approved_at", _("Approved at")), ("settlement_approved_by", _("Settlement approved by"))),
     None, ("game",), (16, 19, 3, 20, 5, 14, 14, 36, 24, 24, 19, 24),
-    build=large_wins_build, prepare_params=large_wins_prepare, cell=lottery_cell,
+    build=large_wins_build, prepare_params=large_wins_prepare, cell=lottery_cell, form_fields=large_wins_fields,
 )
