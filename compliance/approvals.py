@@ -30,7 +30,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .audit import _plain, audit_record, request_context
+from .audit import audit_record, plain_json, request_context
 from .errors import DomainError
 from .models import Approval
 
@@ -167,7 +167,7 @@ def approval_request(*, actor, kind: str, obj: models.Model | None, payload: dic
         target_type=obj._meta.label_lower if obj is not None else "",
         target_id=str(obj.pk) if obj is not None else "",
         target_repr=str(obj)[:255] if obj is not None else "",
-        payload=_plain(payload or {}),  # dates and Decimals become strings, as in the audit trail
+        payload=plain_json(payload or {}),  # dates and Decimals become strings, as in the audit trail
         reason=reason,
         requested_by=None if isinstance(actor, str) else actor,
         requested_by_repr=(actor if isinstance(actor, str) else actor.get_username())[:150],

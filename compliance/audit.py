@@ -49,7 +49,7 @@ HASHED_FIELDS = (
 )
 
 
-def _plain(value: Any) -> Any:
+def plain_json(value: Any) -> Any:
     """JSON-safe copy (Decimals, dates, UUIDs become strings) so what is stored is what is hashed."""
     if value is None:
         return None
@@ -170,9 +170,9 @@ def audit_record(
             actor=actor_user,
             actor_repr=actor_repr[:150],
             action=action,
-            before=_plain(before),
-            after=_plain(after),
-            data=_plain(data),
+            before=plain_json(before),
+            after=plain_json(after),
+            data=plain_json(data),
             approver=approver_user,
             approver_repr=approver_repr[:150],
             ip_address=client_ip(request),

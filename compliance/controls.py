@@ -23,7 +23,7 @@ from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
 from .approvals import ApprovalRefused, approval_request, register_approval_handler
-from .audit import _plain, audit_record
+from .audit import audit_record, plain_json
 from .models import Approval, AuditEvent
 from .roles import ADMINISTRATOR, ROLES
 from .services import staff_set_roles
@@ -70,8 +70,8 @@ def control_change_request(*, actor, obj: models.Model, changes: dict[str, Any] 
         raise ValueError(f"{label} has no controlled fields")
     if operation not in ("update", "create", "delete"):
         raise ValueError(operation)
-    changes = {k: _plain(v) for k, v in (changes or {}).items()}
-    before = {k: _plain(field_value(obj, k)) for k in changes} if operation == "update" else {}
+    changes = {k: plain_json(v) for k, v in (changes or {}).items()}
+    before = {k: plain_json(field_value(obj, k)) for k in changes} if operation == "update" else {}
     return approval_request(
         actor=actor, kind=CONTROL_KIND, obj=obj if obj.pk else None,
         payload={"model": label, "pk": obj.pk, "operation": operation, "changes": changes, "before": before},

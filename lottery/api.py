@@ -26,8 +26,11 @@ from players.selectors import channel_of, players_visible_to
 from . import serializers as s
 from . import services
 from .games import registry
-from .models import Draw, RetailImport
+from .models import Draw, Payout, RetailImport, Wager
 from .selectors import WinnerFilter, winners_page
+from .services.retail import retail_import_submit
+from .services.settlement import settled_run
+from .services.wagers import wager_place
 
 
 class DrawListAPI(ListAPIView):
@@ -187,8 +190,6 @@ class RetailImportUploadAPI(APIView):
     @extend_schema(request={"multipart/form-data": s.RetailUploadSerializer}, responses={202: s.RetailImportSerializer,
                                                                                        422: s.RetailImportSerializer})
     def post(self, request, pk: int):
-        from .services.retail import retail_import_submit
-
         draw = get_object_or_404(Draw, pk=pk)
         form = s.RetailUploadSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -219,8 +220,6 @@ class WinnersAPI(APIView):
         responses={200: OpenApiTypes.OBJECT, **error_responses(409, e409="The draw has no settled run")},
     )
     def get(self, request, pk: int):
-        from .services.settlement import settled_run
-
         draw = get_object_or_404(Draw, pk=pk)
         query = s.WinnersQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -246,8 +245,6 @@ class WagerPlaceAPI(APIView):
                               **error_responses(404, 422, e404="No such player (of the caller's) or draw",
                                                  e422="Refused by player protection or the ledger")})
     def post(self, request):
-        from .services.wagers import wager_place
-
         form = s.WagerPlaceSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
@@ -272,8 +269,6 @@ class WagerDetailAPI(RetrieveAPIView):
     serializer_class = s.WagerSerializer
 
     def get_queryset(self):
-        from .models import Wager
-
         qs = Wager.objects.all()
         channel = channel_of(self.request.user)
         if channel is not None:
@@ -300,8 +295,6 @@ class PayoutApproveAPI(APIView):
 
     @extend_schema(request=None, responses={200: s.PayoutSerializer})
     def post(self, request, pk: int):
-        from .models import Payout
-
         payout = get_object_or_404(Payout, pk=pk)
         payout = services.payout_approve_large(actor=request.user, payout=payout, request=request)
         payout.refresh_from_db()
@@ -315,8 +308,6 @@ class DrawPayoutsAPI(ListAPIView):
     serializer_class = s.PayoutSerializer
 
     def get_queryset(self):
-        from .models import Payout
-
         flt = s.PayoutFilterSerializer(data=self.request.query_params)
         flt.is_valid(raise_exception=True)
         qs = Payout.objects.filter(draw_id=self.kwargs["pk"]).order_by("pk")

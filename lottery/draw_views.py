@@ -9,20 +9,26 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count, Sum
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from django.views.generic import DetailView, FormView, TemplateView
 
 from compliance.access import StaffPermissionRequired
 from compliance.bounds import INT_MAX, parse_int
+from compliance.file_jobs import percent
+from compliance.jobs import job_status, latest_jobs
 from compliance.refusals import show_refusal
+from compliance.reports import report_request
 
 from . import forms, services
 from .games import registry
@@ -39,6 +45,7 @@ from .models import (
 )
 from .selectors import (
     BOARD_COLUMNS,
+    WinnerFilter,
     current_run,
     draw_board,
     draw_pending_approvals,
@@ -46,7 +53,8 @@ from .selectors import (
     settlement_diff_winners,
     winners_page,
 )
-from .services.settlement import settled_run
+from .services.retail import retail_import_submit
+from .services.settlement import job_key, open_run, settled_run, settlement_retry
 
 S = DrawState
 COLUMN_LABELS = {
@@ -207,9 +215,7 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
 def _draw_jobs(draw: Draw, run, user) -> dict[str, dict | None]:
     """The newest settlement (of the current run), payment and refund jobs of the draw, as the page
     shows them (compliance.jobs.job_status: stalled since, waiting for the job system, retry)."""
-    from compliance.jobs import job_status, latest_jobs
 
-    from .services.settlement import job_key
 
     keys = {"pay": f"lottery.pay_draw:{draw.pk}", "refund": f"lottery.pay_refunds:{draw.pk}"}
     if run is not None:
@@ -221,7 +227,6 @@ def _draw_jobs(draw: Draw, run, user) -> dict[str, dict | None]:
 
 
 def _payout_summary(run) -> list[dict]:
-    from django.db.models import Count, Sum
 
     rows = Payout.objects.filter(run=run).values("state").annotate(n=Count("pk"), total=Sum("amount_cents")).order_by("state")
     labels = dict(Payout.State.choices)
@@ -412,11 +417,10 @@ class RetrySettlementView(DrawActionView):
     done_message = gettext_lazy("The settlement of %(draw)s is queued again.")
 
     def perform(self, draw, form):
-        from .services.settlement import open_run, settlement_retry
-
         run = open_run(draw)
         if run is None:
-            raise services.DrawStateError(f"{draw} has no failed or halted settlement run.")
+            raise services.DrawStateError(gettext_lazy("%(draw)s has no failed or halted settlement run."),
+                                          draw=str(draw))
         settlement_retry(actor=self.request.user, run=run, restart="restart" in self.request.POST, request=self.request)
 
 
@@ -444,10 +448,7 @@ class PayoutReportView(StaffPermissionRequired, View):
     http_method_names = ["post"]
 
     def post(self, request, pk: int):
-        from django.conf import settings
-        from django.utils.translation import get_language
 
-        from compliance.reports import report_request
 
         draw = get_object_or_404(Draw.objects.select_related("game"), pk=pk)
         language = (get_language() or "en")[:2]
@@ -498,7 +499,6 @@ class WinnersView(StaffPermissionRequired, TemplateView):
             run = draw.settlement_runs.filter(version=version).first() or run
         if run is None:
             raise Http404("no settled run")
-        from .selectors import WinnerFilter
 
         form = forms.WinnerFilterForm(self.request.GET or None)
         valid = not form.is_bound or form.is_valid()
@@ -553,7 +553,6 @@ class RetailImportView(StaffPermissionRequired, FormView):
         return ctx
 
     def form_valid(self, form):
-        from .services.retail import retail_import_submit
 
         upload = form.cleaned_data["file"]
         try:
@@ -578,9 +577,7 @@ class RetailImportDetailView(StaffPermissionRequired, DetailView):
     queryset = RetailImport.objects.select_related("draw__game")
 
     def get_context_data(self, **kwargs):
-        from django.core.paginator import Paginator
 
-        from compliance.file_jobs import percent
 
         ctx = super().get_context_data(**kwargs)
         page = Paginator(self.object.errors or [], 200).get_page(self.request.GET.get("page"))
@@ -610,7 +607,6 @@ class RetailImportStatusView(StaffPermissionRequired, View):
     permission_required = "lottery.view_retailimport"
 
     def get(self, request, pk):
-        from compliance.file_jobs import percent
 
         r = get_object_or_404(RetailImport, pk=pk)
         return JsonResponse({

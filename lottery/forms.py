@@ -12,9 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from compliance.bounds import INT_MAX, SMALLINT_MAX
 
 from .games import registry
-from .models import GAME_CHOICES, RuleSet
+from .models import GAME_CHOICES, DrawMethod, Game, RuleSet
 from .rules.games import MULTIPLIER_GAMES as MULTIPLIER
 from .rules.jsonio import MAX_COUNT
+from .selectors import WinnerFilter
 
 # Euro amounts on the pages: at most 12 digits before the decimal point (below the prize engine's
 # MAX_AMOUNT and, in cents, far below the BigIntegerField columns): a larger figure is a form error.
@@ -141,8 +142,6 @@ class DrawScheduleForm(forms.Form):
     jackpot = forms.DecimalField(label=_("Confirmed jackpot (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
 
     def __init__(self, *args, **kwargs):
-        from .models import Game
-
         super().__init__(*args, **kwargs)
         self.fields["game"].queryset = Game.objects.all()
 
@@ -193,8 +192,6 @@ class ResultEntryForm(ResultForm):
     witnesses = forms.CharField(label=_("Witnesses or evidence"), widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, **kwargs):
-        from .models import DrawMethod
-
         super().__init__(*args, **kwargs)
         self.fields["draw_method"].choices = DrawMethod.choices
 
@@ -259,8 +256,6 @@ class WinnerFilterForm(forms.Form):
                               choices=[("line", _("by line")), ("prize", _("largest prize first"))])
 
     def to_filter(self):
-        from .selectors import WinnerFilter
-
         d = self.cleaned_data
         return WinnerFilter(
             class_no=d.get("class_no"), boosted=d.get("boosted"), min_prize_cents=_cents(d.get("min_prize")),

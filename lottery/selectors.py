@@ -9,7 +9,11 @@ from django.db.models import Q
 
 from compliance.models import Approval
 
-from .models import RuleSet
+from .approval_kinds import CORRECTION_KIND, LARGE_WIN_KIND, PAYOUT_KIND, RESULT_KIND
+from .models import RETAIL, Draw, Line, RuleSet, RunState, SettlementRun, TierResult, Wager, Winning
+from .rules.errors import RoundInputError
+from .rules.jsonio import calculate_round
+from .rules.rulesets import GAMES
 
 
 def ruleset_effective(game: str, on: dt.date) -> RuleSet | None:
@@ -38,10 +42,6 @@ def prize_calculation(data: dict, *, version: str | None = None, on: dt.date | N
     """
     from django.utils import timezone
 
-    from .rules.errors import RoundInputError
-    from .rules.jsonio import calculate_round
-    from .rules.rulesets import GAMES
-
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:
         raise RoundInputError("game", f"unknown game {game!r}; one of {', '.join(GAMES)}")
@@ -68,8 +68,6 @@ BOARD_COLUMNS = [
 
 def draw_board(*, game: str | None = None, per_column: int = 25) -> dict[str, list]:
     """Draws by stage of the pipeline: the nearest upcoming first, the latest finished first."""
-    from .models import Draw
-
     qs = Draw.objects.select_related("game")
     if game:
         qs = qs.filter(game__code=game)
@@ -82,8 +80,6 @@ def draw_board(*, game: str | None = None, per_column: int = 25) -> dict[str, li
 
 def current_run(draw):
     """The run to show: an unfinished one (settling, failed, halted) or else the settled one."""
-    from .models import RunState, SettlementRun
-
     return (
         SettlementRun.objects.filter(draw=draw).exclude(state=RunState.SUPERSEDED).order_by("-version").first()
     )
@@ -105,8 +101,6 @@ def winners_page(run, flt: WinnerFilter, *, after: str | None = None, limit: int
     `after` is the cursor returned with the previous page. `ticket` is a retail ticket reference, or
     "channel:reference" for a wager of another channel.
     """
-    from .models import RETAIL, Line, Wager, Winning
-
     qs = Winning.objects.filter(run=run)
     if flt.class_no is not None:
         qs = qs.filter(class_no=flt.class_no)
@@ -150,8 +144,6 @@ def winners_page(run, flt: WinnerFilter, *, after: str | None = None, limit: int
 
 def settlement_diff_classes(run) -> list[dict]:
     """Per class: the previous version's and this version's winners, prize and paid total (§27)."""
-    from .models import TierResult
-
     new = {t.class_key: t for t in TierResult.objects.filter(run=run)}
     old = {t.class_key: t for t in TierResult.objects.filter(run_id=run.previous_id)} if run.previous_id else {}
     out = []
@@ -206,9 +198,6 @@ def settlement_diff_winners(run, *, after: int | None = None, limit: int = 100) 
 def draw_pending_approvals(draw) -> list:
     """The draw's four-eyes requests waiting for a second person (compliance.approvals): the result's
     confirmation, a correction's, the settlement's approval for payout, large wins; oldest first."""
-    from .services.draws import CORRECTION_KIND, RESULT_KIND
-    from .services.payouts import LARGE_WIN_KIND, PAYOUT_KIND
-
     return list(
         Approval.objects.filter(state=Approval.State.REQUESTED, payload__draw=draw.pk,
                                 kind__in=(RESULT_KIND, CORRECTION_KIND, PAYOUT_KIND, LARGE_WIN_KIND))

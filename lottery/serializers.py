@@ -22,6 +22,8 @@ from .models import (
     TierResult,
 )
 from .rules.bitmask import mask_to_picks
+from .selectors import current_run, draw_pending_approvals
+from .services.settlement import settled_run
 
 # A drawn or played number, position or digit: far above any game's range (the game's rules then say
 # what is allowed), low enough that no arithmetic on it can blow up.
@@ -91,19 +93,13 @@ class DrawDetailSerializer(DrawSerializer):
     def get_pending_approvals(self, draw) -> list[dict]:
         """The four-eyes requests about this draw that wait for a second person, oldest first (as on
         the draw page): the result's or a correction's confirmation, the payout, large wins."""
-        from .selectors import draw_pending_approvals
-
         return PendingApprovalSerializer(draw_pending_approvals(draw), many=True).data
 
     def get_settlement(self, draw) -> dict | None:
-        from .selectors import current_run
-
         run = current_run(draw)
         return RunSerializer(run).data if run else None
 
     def get_tiers(self, draw) -> list[dict]:
-        from .services.settlement import settled_run
-
         run = settled_run(draw)
         return TierSerializer(run.tiers.all(), many=True).data if run else []
 
@@ -312,8 +308,6 @@ class WagerSerializer(serializers.Serializer):
     lines = serializers.SerializerMethodField()
 
     def get_lines(self, wager) -> list[dict]:
-        from .models import Draw
-
         lines = list(wager.lines.order_by("id"))
         games = {pk: (code, params) for pk, code, params in
                  Draw.objects.filter(pk__in={x.draw_id for x in lines}).values_list("pk", "game__code", "ruleset__params")}

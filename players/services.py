@@ -222,51 +222,44 @@ def player_register(
 
 def person_verify(*, actor, person: Person, method: str, note: str = "", now=None, request=None) -> Person:
     """Record that the person's identity was verified (e.g. strong electronic identification)."""
-    who = _actor_repr(actor)
-    now = now or timezone.now()
-    with transaction.atomic():
-        p = Person.objects.select_for_update().get(pk=person.pk)
-        if p.kyc_status == Person.Kyc.VERIFIED:
-            return p
-        before = {"kyc_status": p.kyc_status}
-        p.kyc_status = Person.Kyc.VERIFIED
-        p.kyc_method = method[:50]
-        p.kyc_note = note[:255]
-        p.kyc_verified_at = now
-        p.kyc_verified_by = _user_or_none(actor)
-        p.kyc_verified_by_repr = who
-        p.save()
-        audit_record(
-            actor=actor,
-            action="players.kyc_verified",
-            obj=p,
-            before=before,
-            after={"kyc_status": p.kyc_status, "method": p.kyc_method, "note": p.kyc_note},
-            request=request,
-        )
-    return p
+    return _kyc_decide(actor=actor, person=person, status=Person.Kyc.VERIFIED, method=method, note=note, now=now,
+                       request=request)
 
 
 def person_reject_verification(*, actor, person: Person, note: str, now=None, request=None) -> Person:
     """Record that the identity could not be verified; the person cannot play or deposit."""
+    return _kyc_decide(actor=actor, person=person, status=Person.Kyc.REJECTED, method=None, note=note, now=now,
+                       request=request)
+
+
+def _kyc_decide(*, actor, person: Person, status: str, method: str | None, note: str, now, request) -> Person:
+    """The identity check's outcome on the locked person, audited: verified (with its method; a second
+    verification changes nothing) or rejected (significant: the person can no longer play)."""
+    verified = status == Person.Kyc.VERIFIED
     who = _actor_repr(actor)
     now = now or timezone.now()
     with transaction.atomic():
         p = Person.objects.select_for_update().get(pk=person.pk)
+        if verified and p.kyc_status == Person.Kyc.VERIFIED:
+            return p
         before = {"kyc_status": p.kyc_status}
-        p.kyc_status = Person.Kyc.REJECTED
+        p.kyc_status = status
+        if verified:
+            p.kyc_method = method[:50]
         p.kyc_note = note[:255]
         p.kyc_verified_at = now
         p.kyc_verified_by = _user_or_none(actor)
         p.kyc_verified_by_repr = who
         p.save()
+        after = {"kyc_status": p.kyc_status, "method": p.kyc_method, "note": p.kyc_note} if verified else {
+            "kyc_status": p.kyc_status, "note": p.kyc_note}
         audit_record(
             actor=actor,
-            action="players.kyc_rejected",
+            action="players.kyc_verified" if verified else "players.kyc_rejected",
             obj=p,
             before=before,
-            after={"kyc_status": p.kyc_status, "note": p.kyc_note},
-            significant=True,
+            after=after,
+            significant=not verified,
             request=request,
         )
     return p

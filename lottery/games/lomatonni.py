@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from ..formats import ParsedResult
+from ..models import LomatonniCity
 from ..rules import games
 from ..rules.errors import InvalidPicks, InvalidResult
 from .base import Column, GameCodec, LineValues, class_keys, required, whole
@@ -35,8 +36,6 @@ def city_key(name: str) -> str:
 
 def city_codes(names: Iterable[str], *, create: bool) -> dict[str, int]:
     """Case-folded city name -> code; with ``create`` a new city gets the next code."""
-    from ..models import LomatonniCity
-
     keys = {city_key(n): n.strip() for n in names}
     found = dict(LomatonniCity.objects.filter(key__in=list(keys)).values_list("key", "pk"))
     if create:
@@ -47,8 +46,6 @@ def city_codes(names: Iterable[str], *, create: bool) -> dict[str, int]:
 
 
 def city_name(code: int) -> str:
-    from ..models import LomatonniCity
-
     return LomatonniCity.objects.filter(pk=code).values_list("name", flat=True).first() or f"city {code}"
 
 

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Max
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -39,9 +40,11 @@ from compliance.approvals import FourEyesError as ApprovalFourEyesError
 from compliance.audit import audit_record
 from compliance.bounds import INT_MAX
 from compliance.errors import either, lazy_cents, lazy_format
+from compliance.jobs import job_enqueue
 from compliance.models import Approval
 from compliance.money import format_cents
 
+from ..approval_kinds import CORRECTION_KIND, LARGE_WIN_KIND, PAYOUT_KIND, RESULT_KIND
 from ..formats import UnsupportedGame
 from ..games import registry
 from ..games.messages import domain_message
@@ -58,13 +61,15 @@ from ..models import (
     WagerRefund,
 )
 from ..rules.errors import RulesError
+from ..rules.jsonio import calculate_round
+from ..rules.rulesets import GAMES, default_params
+from ..selectors import ruleset_effective
+from . import settlement as settlement_service
 from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 
 S = DrawState
 CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
 # Four-eyes kinds (compliance.approvals) of this module; payouts.py has lottery.payout and lottery.large_win.
-RESULT_KIND = "lottery.result"
-CORRECTION_KIND = "lottery.correction"
 # Refusals said in more than one place.
 NO_JACKPOT = _("%(game)s has no jackpot: rule version %(ruleset)s pays no jackpot class.")
 ENTERED_IT = _("You entered this result of %(draw)s; a different user must confirm it (four-eyes rule).")
@@ -81,12 +86,12 @@ def _local(value: dt.datetime) -> str:
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
 
 
-def _lock(draw: Draw | int) -> Draw:
+def lock_draw(draw: Draw | int) -> Draw:
     pk = draw.pk if isinstance(draw, Draw) else draw
     return Draw.objects.select_for_update().select_related("game", "ruleset").get(pk=pk)
 
 
-def _require(draw: Draw, allowed: tuple[str, ...], doing: Any) -> None:
+def require_state(draw: Draw, allowed: tuple[str, ...], doing: Any) -> None:
     """Refuse unless the draw is in one of the `allowed` states; `doing` is a translatable phrase
     ("entering the result"). The state names are the model's labels, shown in the reader's language."""
     if draw.state not in allowed:
@@ -97,7 +102,7 @@ def _require(draw: Draw, allowed: tuple[str, ...], doing: Any) -> None:
         )
 
 
-def _person(actor: Any, doing: Any) -> AbstractBaseUser:
+def staff_person(actor: Any, doing: Any) -> AbstractBaseUser:
     if isinstance(actor, str) or actor is None or not getattr(actor, "is_authenticated", False):
         raise FourEyesError(_("%(doing)s is a four-eyes step: it must be done by a signed-in staff member."),
                             doing=doing)
@@ -146,7 +151,7 @@ def hand_over_rollover(*, actor, source: Draw, rollover: Mapping[str, int], reas
     rollover = {str(k): int(v) for k, v in rollover.items() if int(v) > 0}
     if target is None:
         return None
-    target = _lock(target)
+    target = lock_draw(target)
     if target.state not in (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED):
         if (target.rollover_in or {}) != rollover:
             audit_record(
@@ -176,9 +181,8 @@ def _pending_rollover(game: Game, draw_at: dt.datetime) -> tuple[Draw | None, di
         return None, {}
     if Draw.objects.filter(rollover_from=prev).exists():
         return None, {}
-    from .settlement import settled_run
 
-    run = settled_run(prev)
+    run = settlement_service.settled_run(prev)
     if run is None:
         return None, {}
     out = {t.class_key: t.rollover_out_cents for t in run.tiers.all() if t.rollover_out_cents > 0}
@@ -191,7 +195,6 @@ def _pending_rollover(game: Game, draw_at: dt.datetime) -> tuple[Draw | None, di
 
 def games_sync() -> list[Game]:
     """Create or refresh the Game rows from the digest's games and formats (after every migrate)."""
-    from ..rules.rulesets import GAMES, default_params
 
     names = dict(GAME_CHOICES)
     out = {}
@@ -247,7 +250,6 @@ def draw_schedule(
 ) -> Draw:
     """Plan a draw. The rule version defaults to the one in force on the draw date (operator's zone);
     an add-on draw is linked to the main draw whose sales close at the same time (§2)."""
-    from ..selectors import ruleset_effective
 
     if not isinstance(game, Game):
         game = Game.objects.filter(code=game).first()
@@ -328,11 +330,11 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
     LOTTERY_JACKPOT_APPROVAL_CENTS is only requested here (`draw.jackpot_pending` is then true) and set
     when a second person approves it (issue 14 item 8)."""
     _check_jackpot_bounds(jackpot_cents)
-    draw = _lock(draw)
+    draw = lock_draw(draw)
     draw.jackpot_pending = False
     if (jackpot_cents is not None and approver is None
             and jackpot_cents > settings.LOTTERY_JACKPOT_APPROVAL_CENTS):
-        _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("setting the jackpot"))
+        require_state(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("setting the jackpot"))
         if approval_pending_for(kind=JACKPOT_KIND, obj=draw) is not None:
             raise DrawStateError(_("A jackpot of %(draw)s already waits for a second person's approval."),
                                  draw=str(draw))
@@ -342,7 +344,7 @@ def draw_set_jackpot(*, actor, draw: Draw, jackpot_cents: int | None, to_highest
                          reason=f"Jackpot of {draw}: {format_cents(jackpot_cents, language='en')}", request=request)
         draw.jackpot_pending = True
         return draw
-    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("setting the jackpot"))
+    require_state(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("setting the jackpot"))
     if not draw.has_jackpot:
         raise DrawInputError(NO_JACKPOT, game=draw.game.name, ruleset=str(draw.ruleset))
     if jackpot_cents is not None and jackpot_cents < 0:
@@ -387,10 +389,9 @@ CENTRAL_KEYS = ("common_pools", "central", "prize_pool")
 def draw_set_central_inputs(*, actor, draw: Draw, inputs: Mapping[str, Any], request=None) -> Draw:
     """Record the multinational central system's figures for the round (§26; Vikinglotto common pools,
     imported prizes, the Eurojackpot prize pool), as the prize engine takes them."""
-    from ..rules.jsonio import calculate_round
 
-    draw = _lock(draw)
-    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED),
+    draw = lock_draw(draw)
+    require_state(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED, S.RESULT_CONFIRMED, S.CORRECTED),
              _("recording the central system's figures"))
     if SettlementRun.objects.filter(draw=draw, state=RunState.RUNNING).exists():
         raise DrawStateError(_("%(draw)s is being settled; record the figures when the run has stopped."),
@@ -414,9 +415,9 @@ def draw_set_central_inputs(*, actor, draw: Draw, inputs: Mapping[str, Any], req
 
 @transaction.atomic
 def draw_open_sales(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> Draw:
-    draw = _lock(draw)
+    draw = lock_draw(draw)
     now = now or timezone.now()
-    _require(draw, (S.PLANNED,), _("opening sales"))
+    require_state(draw, (S.PLANNED,), _("opening sales"))
     if now < draw.sales_open_at:
         raise DrawStateError(_("Sales of %(draw)s open at %(time)s, not before."),
                              draw=str(draw), time=_local(draw.sales_open_at))
@@ -429,9 +430,9 @@ def draw_open_sales(*, actor, draw: Draw, now: dt.datetime | None = None, reques
 
 @transaction.atomic
 def draw_close_sales(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> Draw:
-    draw = _lock(draw)
+    draw = lock_draw(draw)
     now = now or timezone.now()
-    _require(draw, (S.OPEN,), _("closing sales"))
+    require_state(draw, (S.OPEN,), _("closing sales"))
     if now < draw.sales_close_at:
         raise DrawStateError(_("Sales of %(draw)s close at %(time)s, not before."),
                              draw=str(draw), time=_local(draw.sales_close_at))
@@ -451,7 +452,7 @@ def close_due_draws(*, actor: str = "system:draw_clock", now: dt.datetime | None
     for pk in due_open.values_list("pk", flat=True):
         try:
             with transaction.atomic():
-                draw = _lock(pk)
+                draw = lock_draw(pk)
                 if draw.state == S.PLANNED:
                     # A draw whose whole sales window passed unopened still opens, then closes below.
                     _transition(draw, S.OPEN, actor=actor, action="lottery.sales_opened")
@@ -493,10 +494,10 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
                  now: dt.datetime | None = None, request=None) -> DrawResult:
     """First step: a Draw supervisor or Operator enters the result, the draw method and witnesses (§10).
     A second person's approval of kind `lottery.result` is requested in the same transaction."""
-    user = _person(actor, _("Entering a result"))
-    draw = _lock(draw)
+    user = staff_person(actor, _("Entering a result"))
+    draw = lock_draw(draw)
     now = now or timezone.now()
-    _require(draw, (S.CLOSED,), _("entering the result"))
+    require_state(draw, (S.CLOSED,), _("entering the result"))
     busy = draw.retail_imports.filter(state__in=("queued", "running")).order_by("pk").first()
     if busy is not None:  # its lines would miss the settlement; it is refused once a result is in
         raise DrawStateError(_("A retail sales file is still being imported for %(draw)s (import %(import)s, "
@@ -533,21 +534,21 @@ def result_enter(*, actor, draw: Draw, numbers: Mapping[str, Any], draw_method: 
 def result_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, request=None) -> DrawResult:
     """Second step: a different user approves the pending `lottery.result` request; its handler
     (`_result_approved`) confirms the result and queues settlement version 1, in the same transaction."""
-    user = _person(actor, _("Confirming a result"))
+    user = staff_person(actor, _("Confirming a result"))
     draw, result = _entered_result(draw, _("confirming the result"))
-    approval = _pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
+    approval = pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
     if approval.requested_by_id == user.pk or result.entered_by_id == user.pk:
         raise FourEyesError(ENTERED_IT, draw=str(draw))
-    _decide(approval, actor=user, approve=True, now=now, request=request)
+    decide_approval(approval, actor=user, approve=True, now=now, request=request)
     return DrawResult.objects.select_related("entered_by", "confirmed_by").get(pk=result.pk)
 
 
 def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
     """The checker rejects the pending `lottery.result` request (or the person who entered it withdraws
     it); either way the result is rejected and the draw is closed again for a new entry."""
-    user = _person(actor, _("Rejecting a result"))
+    user = staff_person(actor, _("Rejecting a result"))
     draw, result = _entered_result(draw, _("rejecting the entered result"))
-    approval = _pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
+    approval = pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
     _reject_or_withdraw(approval, user, reason, now, request)
     return DrawResult.objects.get(pk=result.pk)
 
@@ -557,13 +558,13 @@ def _reject_or_withdraw(approval, user, reason: str, now, request) -> None:
     if approval.requested_by_id == user.pk:
         _withdraw(approval, actor=user, note=reason, now=now, request=request)
     else:
-        _decide(approval, actor=user, approve=False, note=reason, now=now, request=request)
+        decide_approval(approval, actor=user, approve=False, note=reason, now=now, request=request)
 
 
 def _entered_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
     """The draw and its entered result, read without locks: the handler locks and checks again."""
     draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk if isinstance(draw, Draw) else draw)
-    _require(draw, (S.RESULT_ENTERED,), doing)
+    require_state(draw, (S.RESULT_ENTERED,), doing)
     result = DrawResult.objects.filter(draw=draw, status=ResultStatus.ENTERED).first()
     if result is None:
         raise DrawStateError(_("%(draw)s has no entered result awaiting confirmation."), draw=str(draw))
@@ -573,11 +574,10 @@ def _entered_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
 def _result_approved(approval: Approval, *, approver) -> None:
     """Handler of `lottery.result` (approved): the entered result becomes the confirmed one and
     settlement version 1 is queued (sent to a worker after commit)."""
-    from .settlement import enqueue, run_create
 
-    draw = _lock(approval.payload["draw"])
+    draw = lock_draw(approval.payload["draw"])
     result = DrawResult.objects.select_for_update().select_related("entered_by").get(pk=approval.target_id)
-    _require(draw, (S.RESULT_ENTERED,), _("confirming the result"))
+    require_state(draw, (S.RESULT_ENTERED,), _("confirming the result"))
     if result.status != ResultStatus.ENTERED:
         raise DrawStateError(_("%(result)s is %(status)s; only an entered result is confirmed."),
                              result=str(result), status=ResultStatus(result.status).label)
@@ -593,17 +593,17 @@ def _result_approved(approval: Approval, *, approver) -> None:
                 action="lottery.result_confirmed",
                 data={"version": result.version, "numbers": result.numbers, "approval": approval.pk,
                       "entered_by": result.entered_by.get_username(), "confirmed_by": approver.get_username()})
-    run = run_create(draw=draw, result=result, actor=approver)
-    enqueue(run)
+    run = settlement_service.run_create(draw=draw, result=result, actor=approver)
+    settlement_service.enqueue(run)
 
 
 def _result_rejected(approval: Approval, *, approver=None, actor=None) -> None:
     """Handler of `lottery.result` (rejected by the checker, or withdrawn by the enterer): the result is
     rejected and the draw is closed again; the next entry is the next result version."""
     who = approver or actor
-    draw = _lock(approval.payload["draw"])
+    draw = lock_draw(approval.payload["draw"])
     result = DrawResult.objects.select_for_update().get(pk=approval.target_id)
-    _require(draw, (S.RESULT_ENTERED,), _("rejecting the entered result"))
+    require_state(draw, (S.RESULT_ENTERED,), _("rejecting the entered result"))
     if result.status != ResultStatus.ENTERED:
         raise DrawStateError(_("%(result)s is %(status)s; only an entered result is rejected."),
                              result=str(result), status=ResultStatus(result.status).label)
@@ -627,8 +627,8 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
     A result awaiting confirmation is rejected and its four-eyes request made void."""
     draw_id = draw.pk if isinstance(draw, Draw) else draw
     lock_draw_approvals(draw_id, (RESULT_KIND,))  # approval rows before the draw row, as approval_decide
-    draw = _lock(draw)
-    _require(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("cancelling"))
+    draw = lock_draw(draw)
+    require_state(draw, (S.PLANNED, S.OPEN, S.CLOSED, S.RESULT_ENTERED), _("cancelling"))
     if not (reason or "").strip():
         raise DrawInputError(_("Give the reason the draw cannot be conducted."))
     now = timezone.now()
@@ -655,10 +655,15 @@ def draw_cancel(*, actor, draw: Draw, reason: str, request=None) -> Draw:
         # The cancelled draw's inherited rollovers pass on to the next draw of the game.
         hand_over_rollover(actor=actor, source=draw, rollover=draw.rollover_in, reason="draw cancelled")
     if count:
-        from .payouts import _enqueue_refunds
-
-        _enqueue_refunds(draw.pk, actor=actor)
+        enqueue_refunds(draw.pk, actor=actor)
     return draw
+
+
+def enqueue_refunds(draw_id: int, actor="system:payouts"):
+    """Send the refunds of a cancelled draw to be paid (`lottery.tasks.pay_refunds`, a durable job keyed
+    by the draw: a second call attaches to the first)."""
+    return job_enqueue(kind="lottery.tasks.pay_refunds", key=f"lottery.pay_refunds:{int(draw_id)}",
+                       args={"draw_id": int(draw_id)}, actor=actor)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -670,9 +675,9 @@ def correction_request(*, actor, draw: Draw, numbers: Mapping[str, Any], reason:
                        now: dt.datetime | None = None, request=None) -> DrawResult:
     """A confirmed result was found wrong: propose the right one, with the reason. A second person's
     approval of kind `lottery.correction` is requested in the same transaction."""
-    user = _person(actor, _("Correcting a result"))
-    draw = _lock(draw)
-    _require(draw, CORRECTABLE, _("correcting the result"))
+    user = staff_person(actor, _("Correcting a result"))
+    draw = lock_draw(draw)
+    require_state(draw, CORRECTABLE, _("correcting the result"))
     if not (reason or "").strip():
         raise DrawInputError(_("Give the reason for the correction (§27)."))
     if DrawResult.objects.filter(draw=draw, status__in=[ResultStatus.ENTERED, ResultStatus.PROPOSED]).exists():
@@ -699,21 +704,21 @@ def correction_confirm(*, actor, draw: Draw, now: dt.datetime | None = None, req
     """A second user approves the pending `lottery.correction` request; its handler
     (`_correction_approved`) replaces the result and queues settlement again as a new version
     (compared with the previous one in the correction report)."""
-    user = _person(actor, _("Confirming a correction"))
+    user = staff_person(actor, _("Confirming a correction"))
     draw, proposed = _proposed_result(draw, "confirming a correction")
-    approval = _pending_approval(CORRECTION_KIND, proposed,
+    approval = pending_approval(CORRECTION_KIND, proposed,
                                  lazy_format(_("the correction of %(draw)s"), draw=str(draw)))
     if approval.requested_by_id == user.pk or proposed.entered_by_id == user.pk:
         raise FourEyesError(REQUESTED_IT, draw=str(draw))
-    _decide(approval, actor=user, approve=True, now=now, request=request)
+    decide_approval(approval, actor=user, approve=True, now=now, request=request)
     return SettlementRun.objects.filter(result_id=proposed.pk).order_by("-version").first()
 
 
 def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None, request=None) -> DrawResult:
     """The checker rejects the pending correction (or its requester withdraws it); the result stays."""
-    user = _person(actor, _("Rejecting a correction"))
+    user = staff_person(actor, _("Rejecting a correction"))
     draw, proposed = _proposed_result(draw, "rejecting a correction")
-    approval = _pending_approval(CORRECTION_KIND, proposed,
+    approval = pending_approval(CORRECTION_KIND, proposed,
                                  lazy_format(_("the correction of %(draw)s"), draw=str(draw)))
     _reject_or_withdraw(approval, user, reason, now, request)
     return DrawResult.objects.get(pk=proposed.pk)
@@ -722,7 +727,7 @@ def correction_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime |
 def _proposed_result(draw: Draw | int, doing: str) -> tuple[Draw, DrawResult]:
     """The draw and its proposed correction, read without locks: the handler locks and checks again."""
     draw = Draw.objects.select_related("game", "ruleset").get(pk=draw.pk if isinstance(draw, Draw) else draw)
-    _require(draw, CORRECTABLE, doing)
+    require_state(draw, CORRECTABLE, doing)
     proposed = DrawResult.objects.filter(draw=draw, status=ResultStatus.PROPOSED).first()
     if proposed is None:
         raise DrawStateError(NO_CORRECTION, draw=str(draw))
@@ -733,13 +738,14 @@ def _correction_approved(approval: Approval, *, approver) -> None:
     """Handler of `lottery.correction` (approved): the proposed result replaces the confirmed one, unpaid
     payouts of earlier versions stop, requests about them become void, and a new settlement version
     is queued."""
-    from .payouts import LARGE_WIN_KIND, PAYOUT_KIND, supersede_unpaid
-    from .settlement import enqueue, run_create, settled_run
+    # payouts imports this module at its top (the four-eyes steps it shares), so it is read here, once
+    # a correction is approved.
+    from .payouts import supersede_unpaid
 
     draw_id = approval.payload["draw"]
     moot = lock_draw_approvals(draw_id, (PAYOUT_KIND, LARGE_WIN_KIND))  # approval rows before the draw row
-    draw = _lock(draw_id)
-    _require(draw, CORRECTABLE, _("confirming a correction"))
+    draw = lock_draw(draw_id)
+    require_state(draw, CORRECTABLE, _("confirming a correction"))
     proposed = DrawResult.objects.select_for_update().select_related("entered_by").get(pk=approval.target_id)
     if proposed.status != ResultStatus.PROPOSED:
         raise DrawStateError(NO_CORRECTION, draw=str(draw))
@@ -769,14 +775,14 @@ def _correction_approved(approval: Approval, *, approver) -> None:
                 data={"superseded_version": old.version, "version": proposed.version, "numbers": proposed.numbers,
                       "requested_by": proposed.entered_by.get_username(), "reason": proposed.reason,
                       "unpaid_payouts_stopped": frozen, "approval": approval.pk})
-    run = run_create(draw=draw, result=proposed, actor=approver, previous=settled_run(draw))
-    enqueue(run)
+    run = settlement_service.run_create(draw=draw, result=proposed, actor=approver, previous=settlement_service.settled_run(draw))
+    settlement_service.enqueue(run)
 
 
 def _correction_rejected(approval: Approval, *, approver=None, actor=None) -> None:
     """Handler of `lottery.correction` (rejected, or withdrawn by its requester): the result stays."""
     who = approver or actor
-    draw = _lock(approval.payload["draw"])
+    draw = lock_draw(approval.payload["draw"])
     proposed = DrawResult.objects.select_for_update().get(pk=approval.target_id)
     if proposed.status != ResultStatus.PROPOSED:
         raise DrawStateError(NO_CORRECTION, draw=str(draw))
@@ -799,7 +805,6 @@ def requester(approval: Approval):
 
 
 def draw_link(approval: Approval) -> str:
-    from django.urls import reverse
 
     draw_id = (approval.payload or {}).get("draw")
     return reverse("lottery:draw", args=[draw_id]) if draw_id else ""
@@ -816,7 +821,7 @@ def lock_draw_approvals(draw_id: int, kinds: tuple[str, ...]) -> list[Approval]:
     )
 
 
-def _pending_approval(kind: str, obj, what: str) -> Approval:
+def pending_approval(kind: str, obj, what: str) -> Approval:
     approval = approval_pending_for(kind=kind, obj=obj)
     if approval is None:
         raise DrawStateError(_("No four-eyes request is pending for %(what)s."), what=what)
@@ -829,7 +834,7 @@ def _as_draw_error(exc: ApprovalRefused) -> DrawError:
     return (FourEyesError if isinstance(exc, ApprovalFourEyesError) else DrawStateError)(exc.template, **exc.params)
 
 
-def _decide(approval: Approval, *, actor, approve: bool, note: str = "", now=None, request=None) -> Approval:
+def decide_approval(approval: Approval, *, actor, approve: bool, note: str = "", now=None, request=None) -> Approval:
     """approval_decide, with the mechanism's refusals turned into the draw pipeline's errors."""
     try:
         return approval_decide(actor=actor, approval=approval, approve=approve, note=note, now=now, request=request)

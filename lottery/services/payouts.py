@@ -35,18 +35,20 @@ from players import services as player_services
 from players.errors import PlayerError
 from players.models import GameAccount
 
+from ..approval_kinds import LARGE_WIN_KIND, PAYOUT_KIND
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
-    _decide,
-    _lock,
-    _pending_approval,
-    _person,
-    _require,
+    decide_approval,
     draw_link,
+    lock_draw,
     lock_draw_approvals,
+    pending_approval,
     requester,
+    require_state,
+    staff_person,
 )
 from .errors import DrawStateError, FourEyesError
+from .settlement import settled_run
 
 log = logging.getLogger(__name__)
 S = DrawState
@@ -54,8 +56,6 @@ PAID_BEFORE = (Payout.State.PAID, Payout.State.RETAIL)
 PAYOUT_ACTOR = "system:payouts"
 SETTLEMENT_ACTOR = "system:settlement"
 # Four-eyes kinds (compliance.approvals): a settled run's approval for payout, and a held large win's.
-PAYOUT_KIND = "lottery.payout"
-LARGE_WIN_KIND = "lottery.large_win"
 NOT_HELD = _("This payout is %(state)s; only a held large win is approved.")
 APPROVED_IT = _("You approved this settlement; a different user must approve its large wins.")
 
@@ -71,11 +71,6 @@ def _enqueue_pay(draw_id: int, actor=PAYOUT_ACTOR):
     the draw id only (benchmarks and drills replace it with `lambda draw_id: ...`); who asked is in the
     audit event of the change that calls it."""
     return job_enqueue(kind="lottery.tasks.pay_draw", key=f"lottery.pay_draw:{int(draw_id)}",
-                       args={"draw_id": int(draw_id)}, actor=actor)
-
-
-def _enqueue_refunds(draw_id: int, actor=PAYOUT_ACTOR):
-    return job_enqueue(kind="lottery.tasks.pay_refunds", key=f"lottery.pay_refunds:{int(draw_id)}",
                        args={"draw_id": int(draw_id)}, actor=actor)
 
 
@@ -97,16 +92,15 @@ def settlement_request_approval(*, run: SettlementRun, draw: Draw) -> Approval:
 def settlement_approve(*, actor, draw: Draw, now=None, request=None) -> SettlementRun:
     """Approve the settled run for payout: decides the pending `lottery.payout` request, whose handler
     (`_settlement_approved`) writes the payouts (set-based) and sends them to be paid."""
-    from .settlement import settled_run
 
-    user = _person(actor, _("Approving a settlement"))
+    user = staff_person(actor, _("Approving a settlement"))
     draw = Draw.objects.select_related("game").get(pk=draw.pk if isinstance(draw, Draw) else draw)
-    _require(draw, (S.SETTLED,), _("approving the settlement"))
+    require_state(draw, (S.SETTLED,), _("approving the settlement"))
     run = settled_run(draw)
     if run is None:
         raise DrawStateError(_("%(draw)s has no settled run to approve."), draw=str(draw))
-    approval = _pending_approval(PAYOUT_KIND, run, lazy_format(_("the settlement of %(draw)s"), draw=str(draw)))
-    _decide(approval, actor=user, approve=True, now=now, request=request)
+    approval = pending_approval(PAYOUT_KIND, run, lazy_format(_("the settlement of %(draw)s"), draw=str(draw)))
+    decide_approval(approval, actor=user, approve=True, now=now, request=request)
     return SettlementRun.objects.get(pk=run.pk)
 
 
@@ -116,8 +110,8 @@ def _settlement_approved(approval: Approval, *, approver) -> None:
     nor its confirmer."""
     draw_id = approval.payload["draw"]
     lock_draw_approvals(draw_id, (LARGE_WIN_KIND,))  # approval rows before the draw row; some may become void
-    draw = _lock(draw_id)
-    _require(draw, (S.SETTLED,), _("approving the settlement"))
+    draw = lock_draw(draw_id)
+    require_state(draw, (S.SETTLED,), _("approving the settlement"))
     run = SettlementRun.objects.select_for_update(of=("self",)).select_related(
         "result__entered_by", "result__confirmed_by").get(pk=approval.target_id)
     if run.state != RunState.SETTLED:
@@ -208,15 +202,15 @@ def _write_payouts(draw: Draw, run: SettlementRun) -> int:
 def payout_approve_large(*, actor, payout: Payout, request=None) -> Payout:
     """A large win's own approval, by someone other than the settlement's approver: decides the
     payout's pending `lottery.large_win` request (handler `_large_win_approved`)."""
-    user = _person(actor, _("Approving a large win"))
+    user = staff_person(actor, _("Approving a large win"))
     payout = Payout.objects.select_related("run", "draw__game").get(pk=payout.pk)
     if payout.state != Payout.State.HELD:
         raise DrawStateError(NOT_HELD, state=Payout.State(payout.state).label)
     if user.pk == payout.run.approved_by_id:
         raise FourEyesError(APPROVED_IT)
-    approval = _pending_approval(LARGE_WIN_KIND, payout, lazy_format(
+    approval = pending_approval(LARGE_WIN_KIND, payout, lazy_format(
         _("the large win of line %(line)s in %(draw)s"), line=payout.line_id, draw=str(payout.draw)))
-    _decide(approval, actor=user, approve=True, request=request)
+    decide_approval(approval, actor=user, approve=True, request=request)
     return Payout.objects.get(pk=payout.pk)
 
 
@@ -290,7 +284,7 @@ def pay_draw(draw: Draw | int, *, actor: str = PAYOUT_ACTOR) -> dict[str, int]:
                              data={"draw": draw.pk, "line": payout.line_id, "amount_cents": payout.amount_cents,
                                    "player": payout.player_id, "error": message})
     with transaction.atomic():
-        draw = _lock(draw)
+        draw = lock_draw(draw)
         run_ids = list(SettlementRun.objects.filter(draw=draw, state=RunState.SETTLED).values_list("pk", flat=True))
         open_payouts = Payout.objects.filter(run_id__in=run_ids, state__in=[Payout.State.HELD, Payout.State.DUE,
                                                                               Payout.State.FAILED]).exists()
@@ -342,11 +336,10 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
 
     It returned 0 when a payment had stopped half-way (issue 15): only failed payouts were counted and
     only then was the payment sent, while the stranded ones were due, not failed."""
-    from .settlement import settled_run
 
-    user = _person(actor, _("Retrying payouts"))
-    draw = _lock(draw)
-    _require(draw, (S.APPROVED,), _("retrying payouts"))
+    user = staff_person(actor, _("Retrying payouts"))
+    draw = lock_draw(draw)
+    require_state(draw, (S.APPROVED,), _("retrying payouts"))
     run = settled_run(draw)
     failed = Payout.objects.filter(run=run, state=Payout.State.FAILED).update(state=Payout.State.DUE, error="")
     # Every due payout of the draw is sent, not only the ones that failed: payouts left due by a

@@ -38,7 +38,7 @@ from .russian_poker import (
     LABEL,
     RUSSIAN_004,
     RussianPoker,
-    _check_rules,
+    check_rules,
     classify5,
     fmt,
     frac,
@@ -102,7 +102,7 @@ class NovoPoker(RussianPoker):
         return "poker_insurance" if bet.type == "insurance" else "poker_box"
 
     def parse_bets(self, bets: Sequence[Bet], variant: Mapping[str, Any]) -> None:
-        rules = _check_rules(variant)
+        rules = check_rules(variant)
         need(rules, "novo_bonus_table", "rules")
         need(rules, "novo_jackpot", "rules")
         antes: dict[int, Bet] = {}
@@ -134,7 +134,7 @@ class NovoPoker(RussianPoker):
     def settle(
         self, variant: Mapping[str, Any], bets: Sequence[Bet], outcome: Mapping[str, Any]
     ) -> list[BetResult]:
-        rules = _check_rules(variant)
+        rules = check_rules(variant)
         src = rules.get("source", "004 Ch.6")
         jackpot_table = need(rules, "novo_jackpot", "rules")
         bonus_table = need(rules, "novo_bonus_table", "rules")

@@ -611,7 +611,7 @@ def _play_box(
 # -------------------------------------------------------------------------------------------- engine
 
 
-def _check_rules(rules: Any) -> Mapping[str, Any]:
+def check_rules(rules: Any) -> Mapping[str, Any]:
     if not isinstance(rules, Mapping):
         raise EngineError("rules", "the variant's rule data must be a JSON object")
     for key in (
@@ -690,7 +690,7 @@ class RussianPoker:
         return "poker_insurance" if bet.type == "insurance" else "poker_box"
 
     def parse_bets(self, bets: Sequence[Bet], variant: Mapping[str, Any]) -> None:
-        rules = _check_rules(variant)
+        rules = check_rules(variant)
         antes: dict[int, Bet] = {}
         for bet in bets:
             if bet.type not in self.bet_types:
@@ -726,7 +726,7 @@ class RussianPoker:
     def settle(
         self, variant: Mapping[str, Any], bets: Sequence[Bet], outcome: Mapping[str, Any]
     ) -> list[BetResult]:
-        rules = _check_rules(variant)
+        rules = check_rules(variant)
         src = rules.get("source", self.rulebook)
         dark = {b.box for b in bets if b.type == "ante" and b.params.get("dark")}
         table = parse_table(rules, outcome, dark, src)
@@ -1015,7 +1015,7 @@ def paytable_max_win(variant: Mapping[str, Any]) -> dict[str, Fraction | str]:
     figure a configuration report needs (000-casino Ambiguity 10(a)): ante = raise_antes x the best
     raise odds (single or two combinations); bonus = the best bonus odds (or "jackpot share").
     """
-    rules = _check_rules(variant)
+    rules = check_rules(variant)
     raise_best = max(
         [frac(v, "rules.raise_table") for v in rules["raise_table"].values()]
         + [frac(v, "rules.double_table") for v in rules.get("double_table", {}).values()]
