@@ -472,15 +472,9 @@ def retail_import_submit(*, actor, draw: Draw, stream: IO[bytes], file_name: str
 
 
 def _attach(active: RetailImport) -> RetailImport | None:
-    """The import a second upload of the same file attaches to, nudged when its job may be lost; or
-    None when it had stopped for good (a command-line import whose process ended): it is marked failed."""
-    if active.state == RetailImport.State.QUEUED or file_jobs.is_stale(active, stale_seconds=_stale_seconds()):
-        if not active.stored_file:
-            _stopped(active, "the import stopped before it finished (its process ended); nothing was imported")
-            return None
-        # A repeated message is harmless (the claim), and this re-sends one that was lost.
-        _start(active.pk)
-    return active
+    """The import a second upload of the same file attaches to (compliance.file_jobs.attach)."""
+    return file_jobs.attach(active, stale_seconds=_stale_seconds(), start=_start, stopped=lambda record: _stopped(
+        record, "the import stopped before it finished (its process ended); nothing was imported"))
 
 
 def _start(import_id: int) -> None:
