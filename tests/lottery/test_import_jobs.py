@@ -103,6 +103,15 @@ def test_a_fresh_running_import_is_attached_to_without_a_new_job(draw, django_ca
     assert (again.pk, attached, len(sent)) == (record.pk, True, 0)
 
 
+def test_an_upload_of_a_file_whose_command_line_import_died_is_queued_anew(draw):
+    dead, _ = _submit(draw, _rows(draw), store=False)
+    RetailImport.objects.filter(pk=dead.pk).update(state="running", heartbeat_at=timezone.now() - dt.timedelta(hours=1))
+    again, attached = _submit(draw, _rows(draw))
+    dead.refresh_from_db()
+    assert (attached, again.pk != dead.pk, again.state, dead.state, "its process ended" in dead.error) == (
+        False, True, "queued", "failed", True)
+
+
 def test_the_same_file_for_another_draw_is_stored_once(draw):
     other = DrawFactory(state="closed", sales_open_at=draw.sales_open_at, sales_close_at=draw.sales_close_at)
     a, _ = _submit(draw, _rows(draw))
