@@ -32,6 +32,7 @@ from compliance.reports import report_request
 
 from . import forms, services
 from .games import registry
+from .games.messages import shown_row_message
 from .models import (
     Draw,
     DrawResult,
@@ -581,7 +582,11 @@ class RetailImportDetailView(StaffPermissionRequired, DetailView):
 
         ctx = super().get_context_data(**kwargs)
         page = Paginator(self.object.errors or [], 200).get_page(self.request.GET.get("page"))
-        ctx.update(page=page, more=max(0, self.object.error_count - len(self.object.errors or [])),
+        # Row problems are stored in English with their msgid; shown in the reader's language (records
+        # written before show their English `errors`).
+        rows = [{**e, "shown": [shown_row_message(m) for m in e["messages"]] if "messages" in e else e["errors"]}
+                for e in page.object_list]
+        ctx.update(page=page, rows=rows, more=max(0, self.object.error_count - len(self.object.errors or [])),
                    percent=percent(self.object), outcome=retail_import_outcome(self.object))
         return ctx
 

@@ -10,9 +10,12 @@ for an error with no code (yet) in the table below.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+
+from compliance.errors import shown_message
 
 from ..rules.errors import RulesError
 
@@ -55,6 +58,15 @@ def domain_message(exc: RulesError) -> tuple[Any, dict[str, Any]]:
     if "field" in params:
         params["field"] = FIELDS.get(str(params["field"]), params["field"])
     return template, params
+
+
+def shown_row_message(record: Mapping[str, Any]) -> str:
+    """A stored row message (`{"msgid", "params"}`, compliance.errors.stored_message) in the active
+    language; a `field` parameter (a result or line field's English name) is translated too."""
+    params = record.get("params") or {}
+    if "field" in params:
+        params = {**params, "field": str(FIELDS.get(str(params["field"]), params["field"]))}
+    return shown_message({**record, "params": params})
 
 
 # Prize class names: the digest's English labels of the rule versions ("7 correct", "6 + additional

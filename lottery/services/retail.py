@@ -34,16 +34,20 @@ from typing import IO, Any
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from compliance import file_jobs
 from compliance.audit import audit_record
 from compliance.bounds import parse_int
+from compliance.errors import stored_message
 from compliance.jobs import job_enqueue
 
 from ..formats import NUMBER_HEADER, LineFormat, UnsupportedGame
 from ..games import registry
 from ..games.base import LineValues, RetailFormat, whole
+from ..games.messages import TEMPLATES, domain_message
 from ..models import RETAIL, Draw, DrawState, Line, RetailImport, Wager
 from ..rules.errors import RulesError
 from .errors import DrawError, DrawInputError, DrawStateError
@@ -84,16 +88,73 @@ class ParsedRow:
     plus_cents: int
 
 
+NOT_WHOLE = TEMPLATES["not_whole"]
+TOKEN_RULE = _("%(column)s: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+STAKE_RULE = _("stake_cents: a whole number of cents from 1 to %(max)s is needed")
+ADDON_NEGATIVE = _("%(column)s: cannot be negative")
+DIFFERS = _("%(column)s: differs from row %(first)s of the same ticket")
+ALREADY_IMPORTED = _("ticket %(ticket)s was already imported")
+ROW_EMPTY = _("the row is empty")
+NO_ROWS = _("the file has no sales rows")
+COLUMN_COUNT = _("expected %(expected)s columns, found %(found)s")
+
+
+class Problems:
+    """A row's problems, each kept twice: `texts` in English (the stored report's `errors`, which the
+    API and the command read) and `messages` (`{"msgid", "params"}`, compliance.errors.stored_message)
+    that show it in the reader's language (`lottery.games.messages.shown_row_message`)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.messages: list[dict[str, Any]] = []
+
+    @classmethod
+    def of(cls, template, **params) -> Problems:
+        problems = cls()
+        problems.add(template, **params)
+        return problems
+
+    def add(self, template, **params) -> None:
+        """One problem: a `gettext_lazy` template and plain JSON parameters."""
+        stored = stored_message(template, **params)
+        self.texts.append(stored["message"])
+        self.messages.append({"msgid": stored["msgid"], "params": stored["params"]})
+
+    def add_rules(self, exc: RulesError) -> None:
+        """A codec's error, translated through its code (lottery.games.messages); its parameters are kept
+        as the codec gave them (a field's English name is translated when shown)."""
+        template, params = domain_message(exc)
+        self.add(template, **(dict(exc.params) if params else {}))
+
+    def extend(self, other: Problems) -> None:
+        self.texts += other.texts
+        self.messages += other.messages
+
+    def __bool__(self) -> bool:
+        return bool(self.texts)
+
+
 @dataclass
 class Report:
     rows: int = 0
     bad_rows: int = 0
     entries: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, row: int, ticket: str, errors: list[str]) -> None:
+    @classmethod
+    def refusal(cls, row: int, template, **params) -> Report:
+        """The report of a file refused as a whole: one entry, one problem."""
+        report = cls(bad_rows=1)
+        report.entries.append(_entry(row, "", Problems.of(template, **params)))
+        return report
+
+    def add(self, row: int, ticket: str, problems: Problems) -> None:
         self.bad_rows += 1
         if len(self.entries) < MAX_REPORTED_ROWS:
-            self.entries.append({"row": row, "ticket": ticket, "errors": errors})
+            self.entries.append(_entry(row, ticket, problems))
+
+
+def _entry(row: int, ticket: str, problems: Problems) -> dict[str, Any]:
+    return {"row": row, "ticket": ticket, "errors": problems.texts, "messages": problems.messages}
 
 
 def _token(value: str) -> bool:
@@ -123,9 +184,9 @@ class RowValidator:
         self.totals: dict[str, list[int]] = {}  # ticket -> [stake incl. add-ons, lines] of good rows
         self.zone = timezone.get_default_timezone()
 
-    def check(self, row: int, values: list[str]) -> tuple[ParsedRow | None, list[str]]:
+    def check(self, row: int, values: list[str]) -> tuple[ParsedRow | None, Problems]:
         if len(values) != len(HEADER):
-            return None, [f"expected {len(HEADER)} columns, found {len(values)}"]
+            return None, Problems.of(COLUMN_COUNT, expected=len(HEADER), found=len(values))
         ticket, sold_raw, terminal = values[0], values[1], values[2]
         sold_at, errors = sale_errors(self.draw, self.zone, ticket, sold_raw, terminal)
         numbers: list[int] = []
@@ -136,27 +197,30 @@ class RowValidator:
             try:
                 value = _int(raw)
             except ValueError:
-                errors.append(f"{name}: {raw!r} is not a whole number")
+                errors.add(NOT_WHOLE, what=name, value=repr(raw))
                 unreadable.add(name)
                 continue
             if name in MAIN_NAMES:
                 index = int(name[1:])
                 if index <= self.fmt.main_count:
                     if value is None:
-                        errors.append(f"{name}: {self.fmt.main_count} main numbers are needed")
+                        errors.add(_("%(column)s: %(count)s main numbers are needed"), column=name,
+                                   count=self.fmt.main_count)
                     else:
                         numbers.append(value)
                 elif value is not None:
-                    errors.append(f"{name}: must be empty ({self.fmt.game} has {self.fmt.main_count} main numbers)")
+                    errors.add(_("%(column)s: must be empty (%(game)s has %(count)s main numbers)"), column=name,
+                               game=self.fmt.game, count=self.fmt.main_count)
             elif name in SECONDARY_NAMES:
                 index = int(name[1:])
                 if index <= self.fmt.secondary_count:
                     if value is None:
-                        errors.append(f"{name}: the {self.fmt.secondary_label} is needed")
+                        errors.add(_("%(column)s: the %(field)s is needed"), column=name,
+                                   field=self.fmt.secondary_label)
                     else:
                         secondary.append(value)
                 elif value is not None:
-                    errors.append(f"{name}: must be empty")
+                    errors.add(_("%(column)s: must be empty"), column=name)
             elif name == "plus":
                 plus = value
             elif name == "stake_cents":
@@ -164,76 +228,74 @@ class RowValidator:
             else:
                 plus_cents = value or 0
         if "stake_cents" not in unreadable and (stake is None or not 1 <= stake <= MAX_STAKE_CENTS):
-            errors.append(f"stake_cents: a whole number of cents from 1 to {MAX_STAKE_CENTS} is needed")
+            errors.add(STAKE_RULE, max=MAX_STAKE_CENTS)
         if plus_cents is not None and plus_cents < 0:
-            errors.append("plus_cents: cannot be negative")
+            errors.add(ADDON_NEGATIVE, column="plus_cents")
         elif plus is None and plus_cents:
-            errors.append("plus_cents: a line without a plus number pays no Plussa fee")
+            errors.add(_("plus_cents: a line without a plus number pays no Plussa fee"))
         elif plus is not None and not plus_cents:
-            errors.append("plus_cents: a Plussa line (with a plus number) pays the Plussa fee")
+            errors.add(_("plus_cents: a Plussa line (with a plus number) pays the Plussa fee"))
         parsed_line = None
         if len(numbers) == self.fmt.main_count and len(secondary) == self.fmt.secondary_count:
             try:
                 parsed_line = self.codec.parse_numbers(self.params, numbers, secondary, plus)
             except RulesError as exc:
-                errors.append(str(exc))
-        errors += same_ticket_errors(self.tickets, row, ticket, sold_at, terminal)
+                errors.add_rules(exc)
+        errors.extend(same_ticket_errors(self.tickets, row, ticket, sold_at, terminal))
         if errors or parsed_line is None:
             return None, errors
         slot = self.totals.setdefault(ticket, [0, 0])
         slot[0] += stake + (plus_cents or 0)
         slot[1] += 1
         return ParsedRow(row, ticket, sold_at, terminal, parsed_line.main_mask, parsed_line.extra_mask,
-                         parsed_line.plus, stake, plus_cents or 0), []
+                         parsed_line.plus, stake, plus_cents or 0), Problems()
 
     def already_imported(self) -> dict[str, int]:
         """ticket -> first row, for tickets already in the database."""
         return tickets_already_imported(self.tickets, self.exists)
 
 
-def sale_errors(draw: Draw, zone, ticket: str, sold_raw: str, terminal: str) -> tuple[dt.datetime | None, list[str]]:
+def sale_errors(draw: Draw, zone, ticket: str, sold_raw: str, terminal: str) -> tuple[dt.datetime | None, Problems]:
     """The sale's part of a retail row, for every game's file: ticket and terminal tokens, and the
     sale time (ISO 8601; naive in `zone`) inside the draw's sales period. Returns (sold_at, errors)."""
-    errors: list[str] = []
+    errors = Problems()
     if not _token(ticket):
-        errors.append("ticket: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+        errors.add(TOKEN_RULE, column="ticket")
     if not _token(terminal):
-        errors.append("terminal: 1 to 64 characters A-Z, a-z, 0-9 or . _ : / -")
+        errors.add(TOKEN_RULE, column="terminal")
     sold_at = None
     try:
         sold_at = dt.datetime.fromisoformat(sold_raw.strip())
         if timezone.is_naive(sold_at):
             sold_at = timezone.make_aware(sold_at, zone)
         if abs(sold_at.utcoffset()) > MAX_UTC_OFFSET:  # PostgreSQL's limit; no zone is that far off
-            errors.append(f"sold_at: {sold_raw!r} has a UTC offset beyond ±15:59")
+            errors.add(_("sold_at: %(value)s has a UTC offset beyond ±15:59"), value=repr(sold_raw))
             sold_at = None
         else:
             sold_at = sold_at.astimezone(dt.UTC)
     except (ValueError, OverflowError):
-        errors.append(f"sold_at: {sold_raw!r} is not an ISO 8601 date and time")
+        errors.add(_("sold_at: %(value)s is not an ISO 8601 date and time"), value=repr(sold_raw))
     if sold_at is not None and not (draw.sales_open_at <= sold_at < draw.sales_close_at):
-        errors.append(
-            f"sold_at: {sold_raw} is outside the draw's sales period "
-            f"({timezone.localtime(draw.sales_open_at):%Y-%m-%d %H:%M} to "
-            f"{timezone.localtime(draw.sales_close_at):%Y-%m-%d %H:%M})"
-        )
+        errors.add(_("sold_at: %(value)s is outside the draw's sales period (%(start)s to %(end)s)"),
+                   value=sold_raw, start=f"{timezone.localtime(draw.sales_open_at):%Y-%m-%d %H:%M}",
+                   end=f"{timezone.localtime(draw.sales_close_at):%Y-%m-%d %H:%M}")
     return sold_at, errors
 
 
 def same_ticket_errors(tickets: dict[str, tuple[int, dt.datetime | None, str]], row: int, ticket: str,
-                       sold_at: dt.datetime | None, terminal: str) -> list[str]:
+                       sold_at: dt.datetime | None, terminal: str) -> Problems:
     """Remember a ticket's first row (`tickets`: ticket -> (row, sold_at, terminal)); a later row of
     the same ticket must have the same sale time and terminal."""
     first = tickets.get(ticket)
+    errors = Problems()
     if first is None:
         tickets[ticket] = (row, sold_at, terminal)
-        return []
+        return errors
     first_row, first_sold, first_terminal = first
-    errors = []
     if sold_at is not None and first_sold is not None and sold_at != first_sold:
-        errors.append(f"sold_at: differs from row {first_row} of the same ticket")
+        errors.add(DIFFERS, column="sold_at", first=first_row)
     if terminal != first_terminal:
-        errors.append(f"terminal: differs from row {first_row} of the same ticket")
+        errors.add(DIFFERS, column="terminal", first=first_row)
     return errors
 
 
@@ -273,8 +335,8 @@ def _records(stream: IO[bytes]) -> Iterator[tuple[int, list[str]]]:
         text.detach()
 
 
-def _unreadable_row(stream: IO[bytes]) -> tuple[int, str] | None:
-    """(row, problem) of the first row no import can read (a NUL character, which neither the csv
+def _unreadable_row(stream: IO[bytes]) -> Report | None:
+    """The refusal (row and problem) of the first row no import can read (a NUL character, which neither the csv
     module nor PostgreSQL's COPY accepts, or a line longer than the csv module's field limit), or None.
     One pass over the file in blocks; the file is never held in memory."""
     stream.seek(0)
@@ -282,12 +344,13 @@ def _unreadable_row(stream: IO[bytes]) -> tuple[int, str] | None:
     while block := stream.read(BLOCK):
         nul = block.find(b"\x00")
         if nul >= 0:
-            return row + block.count(b"\n", 0, nul), "the row holds a NUL character: the file is not CSV text"
+            return Report.refusal(row + block.count(b"\n", 0, nul),
+                                  _("the row holds a NUL character: the file is not CSV text"))
         lines = block.split(b"\n")
         for i, piece in enumerate(lines):
             length += len(piece)
             if length > MAX_LINE:
-                return row, f"the row is longer than {MAX_LINE:,} characters"
+                return Report.refusal(row, _("the row is longer than %(max)s characters"), max=f"{MAX_LINE:,}")
             if i < len(lines) - 1:
                 row, length = row + 1, 0
     stream.seek(0)
@@ -313,7 +376,7 @@ def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
         report.rows += 1
         read_progress(job, stream, report.rows)
         if not values:
-            report.add(number, "", ["the row is empty"])
+            report.add(number, "", Problems.of(ROW_EMPTY))
             continue
         parsed, errors = validator.check(number, values)
         if errors:
@@ -321,7 +384,7 @@ def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
         elif keep and parsed is not None:
             kept.append(parsed)
     for ticket, row in validator.already_imported().items():
-        report.add(row, ticket, [f"ticket {ticket} was already imported"])
+        report.add(row, ticket, Problems.of(ALREADY_IMPORTED, ticket=ticket))
     report.entries.sort(key=lambda e: e["row"])
     return report, validator, kept
 
@@ -330,15 +393,16 @@ def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
 # entry point
 # ------------------------------------------------------------------------------------------------
 
-def _header_ok(stream: IO[bytes], header: list[str]) -> str | None:
+def _header_ok(stream: IO[bytes], header: list[str]) -> Report | None:
+    """The refusal of a file whose first row is not `header`, or None."""
     stream.seek(0)
     first = stream.readline(4096)
     try:
         text = codecs.decode(first, "utf-8-sig").strip()
     except UnicodeDecodeError:
-        return "the file is not UTF-8 text"
+        return Report.refusal(1, _("the file is not UTF-8 text"))
     if [c.strip() for c in text.split(",")] != header:
-        return "the first row must be the header: " + ",".join(header)
+        return Report.refusal(1, _("the first row must be the header: %(header)s"), header=",".join(header))
     return None
 
 
@@ -351,9 +415,8 @@ def _importable(draw: Draw) -> None:
     """Raise DrawStateError / DrawInputError when no retail file can be imported for the draw now."""
     if draw.state not in (DrawState.OPEN, DrawState.CLOSED):
         raise DrawStateError(
-            f"{draw} is {draw.get_state_display()}: retail sales are imported while its sales are open "
-            "or after they closed, until a result is entered."
-        )
+            _("%(draw)s is %(state)s: retail sales are imported while its sales are open or after they closed, "
+              "until a result is entered."), draw=str(draw), state=DrawState(draw.state).label)
     try:
         registry.get(draw.game.code)
     except UnsupportedGame as exc:
@@ -384,7 +447,7 @@ def retail_import_submit(*, actor, draw: Draw, stream: IO[bytes], file_name: str
     name = file_jobs.store_upload(stream, sha) if store else ""
     fields = dict(draw=draw, file_name=file_name[:255], file_sha256=sha, size_bytes=size, stored_file=name,
                   started_at=timezone.now(), **_actor_fields(actor))
-    for _ in range(3):  # a concurrent upload of the same file may finish or appear meanwhile
+    for __ in range(3):  # a concurrent upload of the same file may finish or appear meanwhile
         active = RetailImport.objects.filter(draw=draw, file_sha256=sha, state__in=file_jobs.ACTIVE).first()
         if active is not None:
             attached = _attach(active)
@@ -409,15 +472,9 @@ def retail_import_submit(*, actor, draw: Draw, stream: IO[bytes], file_name: str
 
 
 def _attach(active: RetailImport) -> RetailImport | None:
-    """The import a second upload of the same file attaches to, nudged when its job may be lost; or
-    None when it had stopped for good (a command-line import whose process ended): it is marked failed."""
-    if active.state == RetailImport.State.QUEUED or file_jobs.is_stale(active, stale_seconds=_stale_seconds()):
-        if not active.stored_file:
-            _stopped(active, "the import stopped before it finished (its process ended); nothing was imported")
-            return None
-        # A repeated message is harmless (the claim), and this re-sends one that was lost.
-        _start(active.pk)
-    return active
+    """The import a second upload of the same file attaches to (compliance.file_jobs.attach)."""
+    return file_jobs.attach(active, stale_seconds=_stale_seconds(), start=_start, stopped=lambda record: _stopped(
+        record, "the import stopped before it finished (its process ended); nothing was imported"))
 
 
 def _start(import_id: int) -> None:
@@ -447,8 +504,7 @@ def retail_import_run(import_id: int, *, stream: IO[bytes] | None = None) -> Ret
         with default_storage.open(record.stored_file, "rb") as stored:
             return _run(actor, record, stored, progress)
     except DrawError as exc:  # the draw took no more files meanwhile (a result was entered, cancelled)
-        return _refused(actor, record, Report(entries=[{"row": 0, "ticket": "", "errors": [exc.message]}],
-                                              bad_rows=1), "", None)
+        return _refused(actor, record, Report.refusal(0, exc.template, **_plain(exc.params)), "", None)
     except file_jobs.ImportLost:
         log.warning("retail import %s: taken over by another worker; this attempt's work is undone", import_id)
         return RetailImport.objects.get(pk=import_id)
@@ -467,9 +523,7 @@ def _run(actor, record: RetailImport, stream: IO[bytes], progress: file_jobs.Pro
     progress.phase(RetailImport.Phase.READING, 0, record.size_bytes)
     unreadable = _unreadable_row(stream)
     if unreadable is not None:
-        row, problem = unreadable
-        return _refused(actor, job, Report(entries=[{"row": row, "ticket": "", "errors": [problem]}], bad_rows=1),
-                        "", None)
+        return _refused(actor, job, unreadable, "", None)
     refusal = _already_imported(actor, job, None)
     if refusal is not None:
         return refusal
@@ -479,10 +533,9 @@ def _run(actor, record: RetailImport, stream: IO[bytes], progress: file_jobs.Pro
         # The file read is not the file handed in (the stored copy changed): load nothing. (The COPY
         # path checks the same while it reads.)
         raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
-    problem = _header_ok(stream, codec.retail_header())
-    if problem:
-        return _refused(actor, job, Report(entries=[{"row": 1, "ticket": "", "errors": [problem]}], bad_rows=1),
-                        "", None)
+    bad_header = _header_ok(stream, codec.retail_header())
+    if bad_header is not None:
+        return _refused(actor, job, bad_header, "", None)
     if codec.retail_format is RetailFormat.COLUMNS:
         return _import_columns(actor, job, draw, stream)
     fmt = codec.line_format(draw.ruleset.params)
@@ -517,9 +570,14 @@ class _Job:
 
 
 def _replay_report(previous: RetailImport) -> Report:
-    return Report(entries=[{"row": 0, "ticket": "", "errors": [
-        f"this file was already imported on {timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M} "
-        f"(import {previous.pk})"]}], bad_rows=1)
+    return Report.refusal(0, _("this file was already imported on %(when)s (import %(number)s)"),
+                          when=f"{timezone.localtime(previous.finished_at):%Y-%m-%d %H:%M}", number=previous.pk)
+
+
+def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    """A refusal's parameters for a stored message (plain JSON): lazy ones (a state's label) in English."""
+    with translation.override("en"):
+        return {k: str(v) if isinstance(v, Promise) else v for k, v in params.items()}
 
 
 def _already_imported(actor, job, request) -> RetailImport | None:
@@ -583,13 +641,13 @@ def _lock_draw(draw: Draw) -> None:
 # ------------------------------------------------------------------------------------------------
 
 def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: _Job, request) -> RetailImport:
-    report, validator, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
+    report, validator, __ = _validate_all(draw, fmt, stream, keep=False, job=job)
 
     def writer_of(ids: dict[str, int]) -> Callable[[int, list[str]], Line]:
         checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
 
         def line_of(number: int, values: list[str]) -> Line:
-            p, _ = checker.check(number, values)
+            p, __ = checker.check(number, values)
             return Line(draw_id=draw.pk, wager_id=ids[p.ticket], main_mask=p.main_mask, extra_mask=p.extra_mask,
                         plus=p.plus, stake_cents=p.stake_cents, addon_cents=p.plus_cents)
 
@@ -606,7 +664,7 @@ def _load_in_batches(actor, job: _Job, draw: Draw, stream: IO[bytes], report: Re
     turns a record (number, values) into its `Line`; it is called inside the transaction."""
     if report.bad_rows or report.rows == 0:
         if report.rows == 0:
-            report.entries, report.bad_rows = [{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], 1
+            report.entries, report.bad_rows = Report.refusal(2, NO_ROWS).entries, 1
         return _refused(actor, job, report, "batches", request)
     record = job.record
     job.phase(RetailImport.Phase.WRITING, 0, report.rows, rows=report.rows)
@@ -813,7 +871,7 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
     ranges = _split(stream, end)
     works = []
     try:
-        for _ in ranges:
+        for __ in ranges:
             works.append(_work_connection())
     except Exception:
         for work in works:
@@ -904,7 +962,7 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
             # reads the whole file and reports every bad row.
             log.info("retail import: COPY refused the file (%s); reporting with the validator", exc)
             job.phase(RetailImport.Phase.CHECKING)
-            report, _, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
+            report, __, __ = _validate_all(draw, fmt, stream, keep=False, job=job)
             if not report.bad_rows:
                 report.add(0, "", [f"the file could not be read: {str(exc).splitlines()[0]}"])
             return _refused(actor, job, report, "copy", request)
@@ -913,16 +971,16 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
             raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
         if marker:
             job.phase(RetailImport.Phase.CHECKING)
-            report, _, _ = _validate_all(draw, fmt, stream, keep=False, job=job)
+            report, __, __ = _validate_all(draw, fmt, stream, keep=False, job=job)
             if not report.bad_rows:
-                report.add(0, "", ["the file has a line \\. (the end-of-data mark of COPY)"])
+                report.add(0, "", Problems.of(_("the file has a line \\. (the end-of-data mark of COPY)")))
             return _refused(actor, job, report, "copy", request)
         counts = results[:-1]  # rows loaded by each COPY
         offsets = [sum(counts[:k]) for k in range(len(counts))]
         rows = sum(counts)
         clock.lap("copy to staging and SHA-256")
         if rows == 0:
-            report = Report(entries=[{"row": 2, "ticket": "", "errors": ["the file has no sales rows"]}], bad_rows=1)
+            report = Report.refusal(2, NO_ROWS)
             return _refused(actor, job, report, "copy", request)
         job.phase(RetailImport.Phase.CHECKING, rows=rows)
         # Every staged row with its number in the file (the header is row 1, the first row 1 here).
@@ -1068,7 +1126,7 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
             # meanwhile by another import: the validator writes the report.
             for future in futures:
                 future.exception()
-            report, _, _ = _validate_all(draw, fmt, stream, keep=False)
+            report, __, __ = _validate_all(draw, fmt, stream, keep=False)
             if not report.bad_rows:
                 report.add(0, "", ["a ticket of the file is already in the database"])
             return _refused(actor, job, report, "copy", request)
@@ -1279,7 +1337,7 @@ def _report_from_staging(draw: Draw, fmt: LineFormat, cur, stage: str, tickets: 
     for rn, *values in cur.fetchall():
         text = ["" if v is None else (v.astimezone(zone).isoformat() if isinstance(v, dt.datetime) else str(v))
                 for v in values]
-        _, errors = validator.check(rn + 1, text)
+        __, errors = validator.check(rn + 1, text)
         if errors:
             report.add(rn + 1, text[0], errors)
     cur.execute(f"SELECT ticket, first_rn FROM {tickets} ORDER BY first_rn")
@@ -1289,9 +1347,9 @@ def _report_from_staging(draw: Draw, fmt: LineFormat, cur, stage: str, tickets: 
         existing |= _existing_tickets([t for t, _ in pairs[i:i + 500]])
     for ticket, first_rn in pairs:
         if ticket in existing:
-            report.add(first_rn + 1, ticket, [f"ticket {ticket} was already imported"])
+            report.add(first_rn + 1, ticket, Problems.of(ALREADY_IMPORTED, ticket=ticket))
     if report.bad_rows == 0:
-        report.add(0, "", ["the file was refused by the database checks; see the server log"])
+        report.add(0, "", Problems.of(_("the file was refused by the database checks; see the server log")))
     report.entries.sort(key=lambda e: e["row"])
     return report
 
@@ -1329,9 +1387,9 @@ class ColumnsChecker:
         self.names: set[str] = set()  # names the codec turns into codes (Lomatonni's cities)
         self.zone = timezone.get_default_timezone()
 
-    def check(self, row: int, values: list[str]) -> tuple[ColumnsRow | None, list[str]]:
+    def check(self, row: int, values: list[str]) -> tuple[ColumnsRow | None, Problems]:
         if len(values) != len(self.header):
-            return None, [f"expected {len(self.header)} columns, found {len(values)}"]
+            return None, Problems.of(COLUMN_COUNT, expected=len(self.header), found=len(values))
         named = dict(zip(self.header, values))
         ticket, terminal, sold_raw = named["ticket"], named["terminal"], named["sold_at"]
         sold_at, errors = sale_errors(self.draw, self.zone, ticket, sold_raw, terminal)
@@ -1342,17 +1400,17 @@ class ColumnsChecker:
                 try:
                     whole(raw, name)
                 except RulesError:
-                    errors.append(f"{name}: {named[name]!r} is not a whole number")
+                    errors.add(NOT_WHOLE, what=name, value=repr(named[name]))
                     unreadable.add(name)
         stake = addon = None
         if "stake_cents" not in unreadable:
             stake = int(named["stake_cents"]) if named["stake_cents"].strip() else None
             if stake is None or not 1 <= stake <= MAX_STAKE_CENTS:
-                errors.append(f"stake_cents: a whole number of cents from 1 to {MAX_STAKE_CENTS} is needed")
+                errors.add(STAKE_RULE, max=MAX_STAKE_CENTS)
         if "addon_cents" in named and "addon_cents" not in unreadable:
             addon = int(named["addon_cents"]) if named["addon_cents"].strip() else 0
             if addon < 0:
-                errors.append("addon_cents: cannot be negative")
+                errors.add(ADDON_NEGATIVE, column="addon_cents")
         line = None
         if not unreadable & {c.name for c in self.codec.csv_columns}:
             try:
@@ -1360,21 +1418,21 @@ class ColumnsChecker:
                 line = self.codec.parse_retail_line(self.params, data, self.codes)
                 self.names |= self.codec.retail_names(data)
             except RulesError as exc:
-                errors.append(str(exc))
+                errors.add_rules(exc)
         if line is not None and addon is not None and addon >= 0:
             name = self.codec.addon_name
             if line.addon and addon == 0:
-                errors.append(f"addon_cents: a {name} line pays the {name} fee")
+                errors.add(_("addon_cents: a %(addon)s line pays the %(addon)s fee"), addon=name)
             elif not line.addon and addon > 0:
-                errors.append(f"addon_cents: a line without {name} pays no {name} fee")
-        errors += same_ticket_errors(self.tickets, row, ticket, sold_at, terminal)
+                errors.add(_("addon_cents: a line without %(addon)s pays no %(addon)s fee"), addon=name)
+        errors.extend(same_ticket_errors(self.tickets, row, ticket, sold_at, terminal))
         if errors or line is None or stake is None:
             return None, errors
         addon = addon or 0
         slot = self.totals.setdefault(ticket, [0, 0])
         slot[0] += stake + addon
         slot[1] += 1
-        return ColumnsRow(row, ticket, sold_at, terminal, line, stake, addon), []
+        return ColumnsRow(row, ticket, sold_at, terminal, line, stake, addon), Problems()
 
 
 def _validate_columns(draw: Draw, stream: IO[bytes], job=None) -> tuple[Report, ColumnsChecker]:
@@ -1385,13 +1443,13 @@ def _validate_columns(draw: Draw, stream: IO[bytes], job=None) -> tuple[Report, 
         report.rows += 1
         read_progress(job, stream, report.rows)
         if not values:
-            report.add(number, "", ["the row is empty"])
+            report.add(number, "", Problems.of(ROW_EMPTY))
             continue
-        _, errors = checker.check(number, values)
+        __, errors = checker.check(number, values)
         if errors:
             report.add(number, values[0] if values else "", errors)
     for ticket, first_row in tickets_already_imported(checker.tickets, _existing_tickets).items():
-        report.add(first_row, ticket, [f"ticket {ticket} was already imported"])
+        report.add(first_row, ticket, Problems.of(ALREADY_IMPORTED, ticket=ticket))
     report.entries.sort(key=lambda e: e["row"])
     return report, checker
 
@@ -1409,7 +1467,7 @@ def _import_columns(actor, job, draw: Draw, stream: IO[bytes]) -> RetailImport:
         writer = ColumnsChecker(draw, codec.retail_codes(checker.names, create=True))
 
         def line_of(number: int, values: list[str]) -> Line:
-            row, _ = writer.check(number, values)
+            row, __ = writer.check(number, values)
             v = row.line
             return Line(draw_id=draw.pk, wager_id=ids[row.ticket], main_mask=v.main_mask, extra_mask=v.extra_mask,
                         plus=v.plus, flags=v.flags, stake_cents=row.stake_cents, addon_cents=row.addon_cents)

@@ -36,6 +36,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from compliance.audit import audit_record
 
@@ -124,7 +125,8 @@ def settlement_retry(*, actor, run: SettlementRun, restart: bool = False, reques
     from nothing: its own winners, chunks and counts are deleted in this transaction first."""
     run = SettlementRun.objects.select_for_update().get(pk=run.pk)
     if run.state not in (RunState.FAILED, RunState.HALTED):
-        raise DrawStateError(f"{run} is {run.get_state_display()}; only a failed or halted run is retried.")
+        raise DrawStateError(_("%(run)s is %(state)s; only a failed or halted run is retried."), run=str(run),
+                             state=RunState(run.state).label)
     if restart or run.state == RunState.HALTED:
         _reset(run)
     before = run.state
@@ -308,12 +310,12 @@ def _preconditions(run: SettlementRun):
     draw = run.draw
     strategy = registry.get(draw.game.code).settlement
     if draw.state not in (DrawState.RESULT_CONFIRMED, DrawState.CORRECTED):
-        raise DrawStateError(f"{draw} is {draw.get_state_display()}; it is not waiting for settlement.")
+        raise DrawStateError(_("%(draw)s is %(state)s; it is not waiting for settlement."), draw=str(draw),
+                             state=DrawState(draw.state).label)
     prev = previous_draw(draw)
     if prev is not None and prev.state not in (DrawState.SETTLED, DrawState.APPROVED, DrawState.PAID):
-        raise DrawStateError(
-            f"{prev} must be settled first: its rollovers pass to {draw}."
-        )
+        raise DrawStateError(_("%(previous)s must be settled first: its rollovers pass to %(draw)s."),
+                             previous=str(prev), draw=str(draw))
     return strategy
 
 

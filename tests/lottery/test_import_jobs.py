@@ -10,16 +10,19 @@ import io
 import pytest
 from django.core.files.storage import default_storage
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from compliance import file_jobs, roles
 from compliance.models import AuditEvent
+from lottery.games.messages import shown_row_message
 from lottery.models import Line, RetailImport, Wager
 from lottery.services import DrawStateError
 from lottery.services import retail as retail_service
-from lottery.services.retail import retail_import_run, retail_import_submit
+from lottery.services.retail import retail_import, retail_import_run, retail_import_submit
 from tests.factories import DrawFactory
 from tests.lottery.support import lotto_row, sales_file
+
+pytestmark = pytest.mark.usefixtures("language_restored")  # some pages are asked for in Finnish or Swedish
 
 
 @pytest.fixture
@@ -101,6 +104,15 @@ def test_a_fresh_running_import_is_attached_to_without_a_new_job(draw, django_ca
     with django_capture_on_commit_callbacks() as sent:
         again, attached = _submit(draw, _rows(draw))
     assert (again.pk, attached, len(sent)) == (record.pk, True, 0)
+
+
+def test_an_upload_of_a_file_whose_command_line_import_died_is_queued_anew(draw):
+    dead, _ = _submit(draw, _rows(draw), store=False)
+    RetailImport.objects.filter(pk=dead.pk).update(state="running", heartbeat_at=timezone.now() - dt.timedelta(hours=1))
+    again, attached = _submit(draw, _rows(draw))
+    dead.refresh_from_db()
+    assert (attached, again.pk != dead.pk, again.state, dead.state, "its process ended" in dead.error) == (
+        False, True, "queued", "failed", True)
 
 
 def test_the_same_file_for_another_draw_is_stored_once(draw):
@@ -327,3 +339,56 @@ def test_the_phase_is_given_in_the_staff_members_language(supervisor, draw):
     supervisor.cookies["django_language"] = "sv"
     data = supervisor.get(reverse("lottery:import-status", args=[record.pk])).json()
     assert (data["state_label"], data["phase_label"]) == ("importeras", "läser filen")
+
+
+# --- the page in the reader's language: row problems stored in English with msgid and parameters (issue 16)
+
+def _refused_import(draw):
+    sold = draw.sales_open_at + dt.timedelta(hours=1)
+    rows = [lotto_row("A1", sold), lotto_row("A1", sold, terminal="T0002").replace(",7,", ",seven,")]
+    record = retail_import(actor="system:test", draw=draw, stream=sales_file(rows), file_name="sales.csv")
+    assert record.state == RetailImport.State.FAILED
+    return record
+
+
+def _page_in(client, record, language):
+    return client.get(reverse("lottery:import", args=[record.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+
+def test_the_import_page_shows_a_bad_rows_problems_in_finnish(supervisor, draw):
+    html = _page_in(supervisor, _refused_import(draw), "fi")
+    assert ("ei ole kokonaisluku" in html, "eri kuin saman kupongin rivillä 2" in html) == (True, True)
+
+
+def test_the_import_page_in_finnish_shows_no_english_row_problem(supervisor, draw):
+    html = _page_in(supervisor, _refused_import(draw), "fi")
+    assert ("is not a whole number" in html, "differs from row" in html) == (False, False)
+
+
+def test_the_import_page_shows_a_bad_rows_problems_in_swedish(supervisor, draw):
+    html = _page_in(supervisor, _refused_import(draw), "sv")
+    assert "skiljer sig från rad 2 i samma kupong" in html
+
+
+def test_the_stored_english_problems_stay_as_they_were(draw):
+    record = _refused_import(draw)
+    assert record.errors[0]["errors"] == ["n7: 'seven' is not a whole number",
+                                          "terminal: differs from row 2 of the same ticket"]
+
+
+def test_a_record_written_before_messages_were_kept_shows_its_english(supervisor, draw):
+    record = _refused_import(draw)
+    RetailImport.objects.filter(pk=record.pk).update(
+        errors=[{"row": 3, "ticket": "A1", "errors": ["terminal: differs from row 2 of the same ticket"]}])
+    assert "terminal: differs from row 2 of the same ticket" in _page_in(supervisor, record, "fi")
+
+
+def test_a_file_refused_as_a_whole_shows_its_reason_in_finnish(supervisor, draw):
+    record = retail_import(actor="system:test", draw=draw, stream=sales_file([]), file_name="empty.csv")
+    assert "tiedostossa ei ole myyntirivejä" in _page_in(supervisor, record, "fi")
+
+
+def test_a_field_name_inside_a_row_problem_is_shown_in_the_readers_language():
+    stored = {"msgid": "%(column)s: the %(field)s is needed", "params": {"column": "s1", "field": "star numbers"}}
+    with translation.override("fi"):
+        assert shown_row_message(stored) == "s1: tarvitaan tähtinumerot"

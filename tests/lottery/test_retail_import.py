@@ -94,7 +94,9 @@ def test_the_report_says_what_is_wrong(draw):
 def test_a_value_that_is_not_a_number_is_reported(draw):
     row = lotto_row("B2", _sold(draw)).replace(",7,", ",seven,")
     record = _import(draw, [lotto_row("A1", _sold(draw)), row])
-    assert record.errors == [{"row": 3, "ticket": "B2", "errors": ["n7: 'seven' is not a whole number"]}]
+    assert record.errors == [{"row": 3, "ticket": "B2", "errors": ["n7: 'seven' is not a whole number"],
+                              "messages": [{"msgid": "%(what)s: %(value)s is not a whole number",
+                                            "params": {"what": "n7", "value": "'seven'"}}]}]
 
 
 def test_a_row_with_missing_columns_is_reported(draw):
@@ -133,7 +135,9 @@ def test_the_same_file_is_not_imported_twice(draw):
 def test_a_ticket_already_imported_is_reported(draw):
     _import(draw, _good_rows(draw)[:1])
     record = _import(draw, [lotto_row("Z9", _sold(draw)), lotto_row("A1", _sold(draw), (2, 3, 4, 5, 6, 7, 8))])
-    assert record.errors == [{"row": 3, "ticket": "A1", "errors": ["ticket A1 was already imported"]}]
+    assert record.errors == [{"row": 3, "ticket": "A1", "errors": ["ticket A1 was already imported"],
+                              "messages": [{"msgid": "ticket %(ticket)s was already imported",
+                                            "params": {"ticket": "A1"}}]}]
 
 
 def test_a_refused_import_is_recorded_and_audited(draw):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.utils import translation
 
 from compliance.models import AuditEvent
 from lottery import matching
@@ -12,7 +13,7 @@ from lottery.games import bitmask, registry
 from lottery.models import Draw, DrawState, Line, RunState, SettlementRun, TierResult, Winning
 from lottery.rules import games
 from lottery.rules.bitmask import mask_to_picks
-from lottery.services import settlement
+from lottery.services import DrawStateError, settlement
 from tests.factories import DrawFactory
 from tests.lottery.support import add_line, add_random_lines
 
@@ -310,6 +311,14 @@ def test_a_draw_waits_for_the_previous_draw_of_its_game(db, confirm_result):
     later = DrawFactory(jackpot_cents=50_000_000, draw_at=earlier.draw_at + dt.timedelta(minutes=30))
     run = settlement.run_settlement(confirm_result(later, LOTTO_RESULT).pk)
     assert (run.state, str(earlier) in run.error) == (RunState.FAILED, True)
+
+
+def test_retrying_a_settled_run_is_refused_in_the_readers_language(db, confirm_result, make_staff):
+    run = settlement.run_settlement(confirm_result(DrawFactory(jackpot_cents=50_000_000), LOTTO_RESULT).pk)
+    with pytest.raises(DrawStateError) as refused:
+        settlement.settlement_retry(actor=make_staff("Draw supervisor"), run=run)
+    with translation.override("fi"):
+        assert "tilassa laskettu; vain epäonnistunut tai pysäytetty ajo" in str(refused.value)
 
 
 def test_an_empty_draw_settles_with_every_share_rolled_over(db, confirm_result):
