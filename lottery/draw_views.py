@@ -115,6 +115,16 @@ class DrawScheduleView(StaffPermissionRequired, FormView):
         return HttpResponseRedirect(reverse("lottery:draw", args=[draw.pk]))
 
 
+def run_error(run) -> str:
+    """Why a settlement run failed or halted, in the reader's language where the run kept its messages;
+    a crash's own text otherwise."""
+    if run is None:
+        return ""
+    if run.error_messages:
+        return "; ".join(shown_row_message(m) for m in run.error_messages)
+    return run.error
+
+
 def _actions(draw: Draw, user, pending: DrawResult | None, proposed: DrawResult | None, run) -> list[str]:
     """The actions the draw's state allows and the user may take (the services check again)."""
     can = user.has_perm
@@ -189,6 +199,7 @@ class DrawDetailView(StaffPermissionRequired, DetailView):
             approvals=[{"approval": a, "step": APPROVAL_STEPS.get(a.kind, a.kind)} for a in waiting
                        if a.kind != "lottery.large_win"],
             results=results, pending=pending, proposed=proposed, confirmed=confirmed, run=run, shown_run=shown,
+            run_error=run_error(run),
             tiers=list(TierResult.objects.filter(run=shown)) if shown else [],
             runs=list(draw.settlement_runs.order_by("-version")),
             imports=list(RetailImport.objects.filter(draw=draw)[:20]),
@@ -254,7 +265,7 @@ class DrawProgressView(StaffPermissionRequired, View):
             data["run"] = {
                 "version": run.version, "state": run.state, "phase": run.phase, "percent": run.percent,
                 "chunks_done": run.chunks_done, "chunks_total": run.chunks_total, "lines": run.lines_count,
-                "winners": run.winners_count, "error": run.error,
+                "winners": run.winners_count, "error": run_error(run),
             }
         return JsonResponse(data)
 

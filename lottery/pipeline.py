@@ -28,8 +28,10 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from compliance.audit import audit_record
+from compliance.errors import stored_message
 from compliance.money import format_cents
 
 from .matching import DIRECT_ID_LIMIT, LINE_TABLE
@@ -89,21 +91,41 @@ class Claim:
         if n != 1:
             raise LostClaim(f"{self.run} was taken over by another worker")
 
-    def halt(self, problems: list[str], checked: dict) -> None:
-        """Stop the run for staff: the two computations (or the plan and the lines) disagree."""
+    def halt(self, problems: list[dict[str, Any]], checked: dict) -> None:
+        """Stop the run for staff: the two computations (or the plan and the lines) disagree. `problems`:
+        stored messages (`problem(...)`), kept in English in `error` and the audit event and shown in the
+        reader's language from `error_messages`."""
         run = self.run
+        texts = [p["message"] for p in problems]
         with transaction.atomic():
-            self.own(state=RunState.HALTED, check_counts=checked, error="; ".join(problems)[:2000])
+            self.own(state=RunState.HALTED, check_counts=checked, error="; ".join(texts)[:2000],
+                     error_messages=problems[:50])
             audit_record(actor="system:settlement", action="lottery.settlement_disagreement", obj=run,
                          significant=True,
-                         data={"tier_counts": run.tier_counts, "check_counts": checked, "problems": problems})
-        raise SettlementHalted("; ".join(problems))
+                         data={"tier_counts": run.tier_counts, "check_counts": checked, "problems": texts})
+        raise SettlementHalted("; ".join(texts))
 
     def chunk_written(self) -> None:
         """After a chunk's transaction committed: count the done chunks on the run, call the hook."""
         done = SettlementChunk.objects.filter(run=self.run, done_at__isnull=False).count()
         self.run.chunks_done = done
         self.on_chunk(self.run, done)
+
+
+def problem(template: Any, **params: Any) -> dict[str, Any]:
+    """A settlement problem as a stored message: English for the record, msgid and parameters to show it
+    in the reader's language (`compliance.errors.shown_message`)."""
+    return stored_message(template, **params)
+
+
+#: What the check says when the counts of a class differ, by what the second count of a class is.
+COUNTED_WRITTEN = {
+    "boosted": _("class %(key)s: counted %(counted)s winners (%(counted_extra)s boosted), written %(written)s "
+                 "(%(written_extra)s boosted)"),
+    "with the add-on": _("class %(key)s: counted %(counted)s winners (%(counted_extra)s with the add-on), "
+                         "written %(written)s (%(written_extra)s with the add-on)"),
+}
+PLAN_MISMATCH = _("the chunk plan covers %(planned)s lines, the draw has %(lines)s")
 
 
 WINNERS_INDEXES = {"class": "run_id, class_no, line_id", "prize": "run_id, prize_cents, line_id"}
@@ -127,7 +149,7 @@ def winners_indexes(run: SettlementRun, which=tuple(WINNERS_INDEXES), analyze: b
 
 
 def check_written(run: SettlementRun, key_of: Callable[[int], str], extra: str,
-                  order: Callable[[str], Any]) -> tuple[dict[str, dict[str, int]], list[str]]:
+                  order: Callable[[str], Any]) -> tuple[dict[str, dict[str, int]], list[dict[str, Any]]]:
     """Count the written winners per class (the second computation: winners, boosted or add-on winners
     and money per class, or per cell for the cell games) and compare them with path A's tier counts
     and the engine's paid totals. ``key_of``: the tier key of a written class number; ``extra``: what
@@ -139,7 +161,7 @@ def check_written(run: SettlementRun, key_of: Callable[[int], str], extra: str,
             "WHERE run_id = %s GROUP BY class_no, boosted", [run.pk],
         )
         rows = cursor.fetchall()
-    problems: list[str] = []
+    problems: list[dict[str, Any]] = []
     for class_no, boosted, n, paid, lowest in rows:
         key = key_of(class_no)
         slot = checked.setdefault(key, {"winners": 0, "boosted": 0, "paid_cents": 0})
@@ -148,25 +170,24 @@ def check_written(run: SettlementRun, key_of: Callable[[int], str], extra: str,
         if boosted:
             slot["boosted"] += n
         if lowest is not None and lowest < 0:
-            problems.append(f"class {key}: winners found that the tier counts do not have")
+            problems.append(problem(_("class %(key)s: winners found that the tier counts do not have"), key=key))
     counted = run.tier_counts or {}
     for key in sorted(set(counted) | set(checked), key=order):
         a = counted.get(key, {"winners": 0, "boosted": 0})
         b = checked.get(key, {"winners": 0, "boosted": 0, "paid_cents": 0})
         if (a["winners"], a.get("boosted", 0)) != (b["winners"], b["boosted"]):
-            problems.append(
-                f"class {key}: counted {a['winners']} winners ({a.get('boosted', 0)} {extra}), "
-                f"written {b['winners']} ({b['boosted']} {extra})"
-            )
+            problems.append(problem(COUNTED_WRITTEN[extra], key=key, counted=a["winners"],
+                                    counted_extra=a.get("boosted", 0), written=b["winners"], written_extra=b["boosted"]))
     for key, c_ in run.engine_result["classes"].items():
         expected = cents(c_["paid"])
         got = checked.get(key, {}).get("paid_cents", 0)
         # Imported or common classes pay per winner too; every class's paid total is per-winner prizes.
         if expected != got:
-            problems.append(f"class {key}: the engine pays {format_cents(expected, language='en')}, "
-                            f"the winners add up to {format_cents(got, language='en')}")
+            problems.append(problem(_("class %(key)s: the engine pays %(engine)s, the winners add up to %(written)s"),
+                                    key=key, engine=format_cents(expected, language="en"),
+                                    written=format_cents(got, language="en")))
     if SettlementChunk.objects.filter(run=run, done_at__isnull=True).exists():
-        problems.append("not every chunk of lines was written")
+        problems.append(problem(_("not every chunk of lines was written")))
     return checked, problems
 
 

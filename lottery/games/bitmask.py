@@ -23,6 +23,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from compliance.money import plain_cents
 
@@ -42,6 +43,7 @@ from ..matching import (
 )
 from ..models import RunPhase, SettlementChunk, SettlementRun, TierResult
 from ..pipeline import (
+    PLAN_MISMATCH,
     WINNERS_INDEXES,
     Claim,
     cents,
@@ -50,6 +52,7 @@ from ..pipeline import (
     chunks_of,
     parallelism,
     plan_imports,
+    problem,
     winners_indexes,
 )
 from ..rules.jsonio import calculate_round
@@ -99,8 +102,9 @@ def store_engine(game: NumberCodec, claim: Claim, groups, planned: int,
         try:
             code = classify_group(table, h, s, a, p)
         except KeyError:
-            claim.halt([f"{n} lines have an impossible combination (hits {h}, additional {a}, "
-                                f"secondary {s}, plus {p})"], {})
+            claim.halt([problem(gettext_lazy("%(n)s lines have an impossible combination (hits %(hits)s, additional "
+                                  "%(additional)s, secondary %(secondary)s, plus %(plus)s)"),
+                                n=n, hits=h, additional=a, secondary=s, plus=p)], {})
         lines += n
         turnover += int(stake or 0)
         addon += int(addon_stake or 0)
@@ -111,7 +115,7 @@ def store_engine(game: NumberCodec, claim: Claim, groups, planned: int,
             if boosted:
                 slot["boosted"] += n
     if planned != lines:
-        claim.halt([f"the chunk plan covers {planned} lines, the draw has {lines}"], {})
+        claim.halt([problem(PLAN_MISMATCH, planned=planned, lines=lines)], {})
     engine_input = _engine_input(game, run, counts, turnover, addon, lines)
     engine_result = calculate_round(engine_input, run.ruleset.params)
     tiers = _tiers(run, engine_result, counts)

@@ -38,7 +38,17 @@ from compliance.money import plain_cents
 
 from ..matching import no_pullup
 from ..models import RunPhase, SettlementChunk, SettlementRun, TierResult
-from ..pipeline import DIRECT_ID_LIMIT, LINE_TABLE, Claim, check_written, chunk_lines, chunks_of, plan_imports
+from ..pipeline import (
+    DIRECT_ID_LIMIT,
+    LINE_TABLE,
+    PLAN_MISMATCH,
+    Claim,
+    check_written,
+    chunk_lines,
+    chunks_of,
+    plan_imports,
+    problem,
+)
 from ..pipeline import cents as _cents
 from ..rules import games as engine_games
 from ..rules.errors import RulesError
@@ -177,7 +187,7 @@ def _plan(claim: Claim, lines: int, direct: int, lo: int | None, hi: int | None)
     ranges = [(lo, hi)] if direct else []
     imported = plan_imports(claim.run, ranges)
     if direct + imported != lines:
-        claim.halt([f"the chunk plan covers {direct + imported} lines, the draw has {lines}"], {})
+        claim.halt([problem(PLAN_MISMATCH, planned=direct + imported, lines=lines)], {})
     return chunks_of(claim.run, ranges)
 
 

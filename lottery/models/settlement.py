@@ -62,6 +62,9 @@ class SettlementRun(models.Model):
     engine_input = models.JSONField(null=True, blank=True)
     engine_result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # The same in the reader's language: stored messages (compliance.errors.stored_message, each
+    # {"message", "msgid", "params"}); empty for an error that has none (a crash), shown as `error`.
+    error_messages = models.JSONField(default=list, blank=True)
     # Approval for payout by a second user (neither of the two who entered and confirmed the result).
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

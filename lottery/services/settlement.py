@@ -35,13 +35,16 @@ import uuid
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Max, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from compliance.audit import audit_record
+from compliance.errors import stored_message
 
 from ..formats import UnsupportedGame
 from ..games import registry
+from ..games.messages import domain_message
 from ..models import (
     Draw,
     DrawResult,
@@ -131,8 +134,8 @@ def settlement_retry(*, actor, run: SettlementRun, restart: bool = False, reques
         _reset(run)
     before = run.state
     run.state = RunState.PENDING
-    run.error = ""
-    run.save(update_fields=["state", "error"])
+    run.error, run.error_messages = "", []
+    run.save(update_fields=["state", "error", "error_messages"])
     audit_record(actor=actor, action="lottery.settlement_retried", obj=run, request=request,
                  before={"state": before}, after={"state": RunState.PENDING}, data={"restart": restart})
     enqueue(run)
@@ -203,6 +206,19 @@ class SettlementFailed(Exception):
     """The run failed (its error is on the run); the job fails with it, staff retry the run."""
 
 
+def _shown_later(exc: Exception) -> list[dict]:
+    """A refusal or engine error that stopped a run, as stored messages to show in the reader's language
+    (its parameters in English where they are labels); [] for a crash, whose text is shown as it is."""
+    if isinstance(exc, DrawError):
+        with translation.override("en"):
+            params = {k: str(v) if isinstance(v, Promise) else v for k, v in exc.params.items()}
+        return [stored_message(exc.template, **params)]
+    if isinstance(exc, RulesError):
+        template, params = domain_message(exc)
+        return [stored_message(template, **(dict(exc.params) if params else {}))]
+    return []
+
+
 # ------------------------------------------------------------------------------------------------
 # the job
 # ------------------------------------------------------------------------------------------------
@@ -216,7 +232,7 @@ def claim(run_id: int, worker: str, *, now=None) -> bool:
             SettlementRun.objects.filter(pk=run_id)
             .filter(Q(state__in=[RunState.PENDING, RunState.FAILED]) | Q(state=RunState.RUNNING, heartbeat_at__lt=stale))
             .update(state=RunState.RUNNING, claimed_by=worker, claimed_at=now, heartbeat_at=now,
-                    attempts=F("attempts") + 1, error="")
+                    attempts=F("attempts") + 1, error="", error_messages=[])
         )
         if taken:
             SettlementRun.objects.filter(pk=run_id, started_at__isnull=True).update(started_at=now)
@@ -293,10 +309,11 @@ def _winners_partition(run: SettlementRun) -> None:
 
 
 def _fail(run: SettlementRun, worker: str, exc: Exception) -> None:
-    message = str(exc) or type(exc).__name__
+    with translation.override("en"):
+        message = str(exc) or type(exc).__name__
     with transaction.atomic():
         n = SettlementRun.objects.filter(pk=run.pk, claimed_by=worker, state=RunState.RUNNING).update(
-            state=RunState.FAILED, error=message[:2000]
+            state=RunState.FAILED, error=message[:2000], error_messages=_shown_later(exc)
         )
         if n:
             audit_record(actor="system:settlement", action="lottery.settlement_failed", obj=run,

@@ -213,3 +213,21 @@ def test_a_disagreement_between_the_two_paths_halts_the_jokeri_run(people, monke
     run = draw_and_settle(jokeri, JOKERI_RESULT, people[0], people[1])
     event = AuditEvent.objects.filter(action="lottery.settlement_disagreement").last()
     assert (run.state, event.significant, "class 4" in run.error) == (RunState.HALTED, True, True)
+
+
+def test_a_halted_run_says_why_in_the_readers_language(people, monkeypatch, staff_client, language_restored):
+    from django.urls import reverse
+
+    from lottery.games import jokeri as jokeri_game
+
+    monkeypatch.setattr(jokeri_game, "CLASSES", {**jokeri_game.CLASSES, 4: 5})
+    lotto = schedule("lotto", 1206)
+    jokeri = schedule("jokeri", 1206, main_draw=lotto)
+    draw_set_jackpot(actor="system:test", draw=jokeri, jackpot_cents=JACKPOT_CENTS)
+    add_lines(jokeri, [_jokeri("0123999", None, 300)])
+    run = draw_and_settle(jokeri, JOKERI_RESULT, people[0], people[1])
+    page = staff_client(roles.DRAW_SUPERVISOR).get(reverse("lottery:draw", args=[jokeri.pk]),
+                                                   HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    # Stored in English for the record; shown in Finnish: "luokka 4: laskettu 0 voittajaa ..."
+    assert ("class 4: counted" in run.error, "luokka 4: laskettu" in page, "class 4: counted" in page) == (
+        True, True, False)

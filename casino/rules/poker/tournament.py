@@ -243,6 +243,13 @@ def assign(groups: Sequence[Group], amounts: Sequence[int], disqualified: set[st
     return rows, prize
 
 
+def unawarded_places(groups: Sequence[Group], amounts: Sequence[int], disqualified: set[str]) -> int:
+    """The money of the paid places no eligible player reaches: with fewer players left after the
+    disqualifications than places paid, the last places have nobody to move up into them."""
+    eligible = sum(1 for g in groups for f in g.members if f.player not in disqualified)
+    return sum(amounts[eligible:])
+
+
 # ------------------------------------------------------------------------------------ payout table
 
 
@@ -398,6 +405,10 @@ def tournament_payout(doc: Mapping[str, Any]) -> dict[str, Any]:
     if dq:
         rules.append("001 R-17.31, §3.5: a disqualified player has no placing and no prize; those below move up "
                      "one place per disqualified player above them; the money stays in the pool")
+    unawarded = unawarded_places(groups, amounts, dq)
+    if unawarded:
+        rules.append("001 §3.5 gives no rule for paid places left without a player after a disqualification: "
+                     "their money stays in the prize pool unpaid (`money.unawarded`); the operator decides")
 
     bounty_cash: dict[str, int] = {}
     bounty_summary: dict[str, Any] | None = None
@@ -462,6 +473,7 @@ def tournament_payout(doc: Mapping[str, Any]) -> dict[str, Any]:
             "reserve": money(reserve),
             "special_prizes": money(sum(special_paid.values())),
             "distributable": money(distributable),
+            "unawarded": money(unawarded),
         },
         "payout_basis": basis,
         "paid_places": len(fractions),
@@ -473,7 +485,7 @@ def tournament_payout(doc: Mapping[str, Any]) -> dict[str, Any]:
         "checks": {
             "collected_adds_up": collected == gross + withheld + fees + bounty_pool,
             "places_add_up": sum(amounts) == distributable,
-            "paid_equals_distributable": paid_prizes == distributable,
+            "paid_equals_distributable": paid_prizes + unawarded == distributable,
             "pool_accounted": distributable + reserve + sum(special_paid.values()) == gross + overlay,
         },
         "rules": rules,
@@ -556,6 +568,7 @@ def disqualification(doc: Mapping[str, Any]) -> dict[str, Any]:
         "changes": changes,
         "total_before": money(sum(before.values())),
         "total_after": money(sum(after.values())),
+        "unawarded": money(unawarded_places(groups, amounts, dq)),
         "rule": "001 R-17.31, §3.5: the cheater has no placing and no prize; players below move up one place "
                 "per disqualified player; the total paid is unchanged (the money stays in the pool)",
     }

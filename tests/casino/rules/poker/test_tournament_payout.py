@@ -84,7 +84,11 @@ def test_disqualification_moves_places_up_without_changing_the_pool(doc, data):
     everyone = sorted({p["player"] for ev in doc["eliminations"] for p in ev["players"]} | set(doc["remaining"]))
     cheat = data.draw(st.sampled_from(everyone))
     after = compute({**doc, "disqualified": [cheat]})
-    assert _paid(after) == _paid(before)
+    # The money stays in the pool: paid to those who move up or, when fewer players are left than places
+    # paid, kept unawarded.
+    unawarded = cents(after["money"]["unawarded"])
+    assert _paid(after) + unawarded == _paid(before)
+    assert all(after["checks"].values())
     assert all(p["prize"] == "0.00" for p in after["players"] if p["player"] == cheat)
     rank_before = {r["player"]: r["place"] for r in before["places"]}
     rank_after = {r["player"]: r["place"] for r in after["places"]}
@@ -133,3 +137,16 @@ def test_half_up_residual_goes_to_first_place():
     # largest remainder: 0.50 + 0.49, the leftover cent to the better of two equal remainders
     doc["rounding"] = "largest_remainder"
     assert compute(doc)["place_amounts"] == ["0.51", "0.49"]
+
+
+def test_a_paid_place_nobody_can_move_up_into_stays_unawarded_in_the_pool():
+    """Hypothesis found it: two players, two places paid, one disqualified. 001 §3.5 has nobody to pay the
+    second place to; its money stays in the pool, reported as unawarded, and the checks still add up."""
+    doc = {"kind": "tournament_payout", "rulebook": "001", "venue": "casino",
+           "entry": {"prize": "1.00", "fee": "2.50"}, "entries": 2, "payout_table": ["50", "50"],
+           "eliminations": [{"players": [{"player": "P1"}]}], "remaining": ["P0"], "disqualified": ["P0"]}
+    try:
+        out = compute(doc)
+    except EngineError as err:  # the generator's shape may differ: then say so plainly
+        pytest.fail(f"the regression document is refused: {err.field}: {err.message}")
+    assert (out["money"]["unawarded"], _paid(out), all(out["checks"].values())) == ("1.00", 100, True)
