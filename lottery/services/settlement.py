@@ -39,8 +39,11 @@ from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from compliance import jobs
 from compliance.audit import audit_record
 from compliance.errors import stored_message
+from compliance.jobs import job_enqueue
+from compliance.models import Job
 
 from ..formats import UnsupportedGame
 from ..games import registry
@@ -116,8 +119,6 @@ def job_key(run_id: int) -> str:
 def enqueue(run: SettlementRun, *, actor=None):
     """Record the run's job in the caller's transaction (compliance.jobs); it is sent to a worker
     once that commits, or by the dispatcher when the broker is back."""
-    from compliance.jobs import job_enqueue
-
     return job_enqueue(kind=SETTLE_KIND, key=job_key(run.pk), args={"run_id": run.pk},
                        actor=actor or "system:settlement")
 
@@ -156,8 +157,6 @@ def _reset(run: SettlementRun) -> None:
 def watchdog(*, now=None) -> list[int]:
     """A safety net behind the job dispatcher: a run whose worker died (stale heartbeat) or that has
     waited too long while pending, and that has no job queued, sent or running, gets a job again."""
-    from compliance.models import Job
-
     now = now or timezone.now()
     stale = now - dt.timedelta(seconds=_stale_seconds())
     ids = []
@@ -175,9 +174,6 @@ def settle_job(run_id: int) -> dict:
     """The body of the settlement job: settle under the job's worker name, keep the run's claim fresh
     from the job's heartbeat thread, and tell the job system how it ended. A run another live worker
     holds is left to it (the job waits and looks again); a failed run fails the job with its error."""
-    from compliance import jobs
-    from compliance.models import Job
-
     running = jobs.current()
     worker = running.worker if running else worker_name()
     if running is not None:
@@ -322,6 +318,7 @@ def _fail(run: SettlementRun, worker: str, exc: Exception) -> None:
 
 def _preconditions(run: SettlementRun):
     """The settlement strategy of the draw's game, once the draw may be settled now."""
+    # draws imports this module at its top (it queues the runs); read here, when a run starts.
     from .draws import previous_draw
 
     draw = run.draw
@@ -340,6 +337,7 @@ def _check_and_finish(held: Claim, strategy, started: float,
                       done: tuple[dict[str, dict[str, int]], list[str]] | None = None) -> None:
     """Check the written winners (the strategy's check; `done`: already checked, beside the index
     builds) and, when they agree, finish the run in one transaction."""
+    # draws imports this module at its top (it queues the runs); read here, when a run finishes.
     from .draws import hand_over_rollover
 
     run = held.run
@@ -374,6 +372,7 @@ def _check_and_finish(held: Claim, strategy, started: float,
                   "paid_cents": paid, "breakage_cents": breakage, "turnover_cents": run.turnover_cents,
                   "previous_version": run.previous.version if run.previous_id else None},
         )
+        # payouts imports this module at its top (settled_run); read here, when a run has settled.
         from .payouts import settlement_request_approval
 
         settlement_request_approval(run=run, draw=draw)  # four eyes: a person approves it for payout

@@ -30,7 +30,7 @@ from itertools import combinations
 from phevaluator import evaluate_cards
 from pokerkit import EightOrBetterLowHand, OmahaEightOrBetterLowHand, RegularLowHand
 
-from ..cards import Card
+from ..cards import Card, category
 
 WORST_HIGH = 7463  # phevaluator ranks 1 (royal flush) .. 7462
 
@@ -115,6 +115,5 @@ def high_value(game: Game, hole: Sequence[Card], board: Sequence[Card]) -> int |
 
 
 def rank_name(value: int) -> str:
-    from ..cards import category
 
     return category(WORST_HIGH - value)

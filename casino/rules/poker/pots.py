@@ -28,6 +28,7 @@ from ..cards import parse_cards
 from ..jsonio import KINDS
 from . import _hands
 from ._cash import Seat, button_of, cents, check_cards, check_keys, eur, flag, parse_seats, rulebook
+from .jackpot import hand_fee
 from .odd_chip import HILO_RULE, chip_unit, halves, order_for, split
 from .rake import compute_rake
 
@@ -219,7 +220,6 @@ def award(book: str, game: _hands.Game, button: int, unit: int, pot: Pot, net: i
 
 
 def pots_kind(doc: Mapping[str, Any]) -> dict[str, Any]:
-    from .jackpot import hand_fee
 
     check_keys(doc, KEYS, "a pots hand")
     book = rulebook(doc)

@@ -278,6 +278,7 @@ def compute_rake(book: str, cfg: Any, pots: Sequence[int], beyond_initial_deal: 
 
 def rake_kind(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``rake``: the seats' contributions and folds in, the pots and each pot's rake out."""
+    # pots imports this module at its top (every pot is raked); read here, for the rake kind alone.
     from .pots import build_pots, parse_hand_money
 
     check_keys(doc, {"kind", "rulebook", "seats", "dead_money", "rake", "beyond_initial_deal"}, "a rake")
