@@ -17,6 +17,7 @@ from casino.rules import jsonio, registry, versions
 from casino.rules.base import EngineError, TableGame, money_str, parse_money
 from compliance.audit import audit_record
 from compliance.errors import InvalidInput, RuleRefused, StateConflict
+from compliance.money import euros_to_cents
 
 from .models import CasinoRuleVersion, RoundCheck
 from .selectors import version_at
@@ -51,10 +52,6 @@ def _aware(value: Any, field: str) -> dt.datetime:
         raise InvalidInput(_("%(field)s must be a date and time with its zone."), fields={field: [
             _("A date and time with its zone, such as 2026-12-01T00:00+02:00.")]}, field=field)
     return value
-
-
-def _cents(amount: Decimal) -> int:
-    return int(amount * 100)
 
 
 # ---------------------------------------------------------------------------------------- rule versions
@@ -198,9 +195,8 @@ def round_check(
         checked_by_name=actor if isinstance(actor, str) else actor.get_username(),
         rulebook=rulebook, game=game, variant=variant, round_at=round_at, rule_version=version,
         round_input={**doc, "paid": None if amounts is None else [None if a is None else money_str(a) for a in amounts]},
-        answer=answer, total_return_cents=_cents(Decimal(answer["total_return"])),
-        paid_total_cents=None if paid_total is None else _cents(paid_total),
-        difference_cents=None if difference is None else _cents(difference),
+        answer=answer, total_return_cents=euros_to_cents(answer["total_return"]),
+        paid_total_cents=euros_to_cents(paid_total), difference_cents=euros_to_cents(difference),
     )
     audit_record(actor=actor, action="casino.round_checked", obj=check, request=request,
                  significant=bool(difference),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -14,6 +13,7 @@ from django.views.generic import TemplateView
 from casino.rules import registry, versions
 from compliance.access import StaffPermissionRequired
 from compliance.errors import InvalidInput
+from compliance.money import euros_to_cents
 
 from . import services
 from .forms import SEP, BetFormSet, RoundCheckForm, place_error
@@ -25,10 +25,6 @@ STATUS = {"won": pgettext_lazy("bet", "won"), "lost": pgettext_lazy("bet", "lost
           "push": pgettext_lazy("bet", "push: stake back"), "half_back": pgettext_lazy("bet", "half back"),
           "imprisoned": pgettext_lazy("bet", "en prison (held)"), "void": pgettext_lazy("bet", "void: stake back"),
           "refused": pgettext_lazy("bet", "refused (under age)")}
-
-
-def _cents(amount: str | None) -> int | None:
-    return None if amount is None else int(Decimal(amount) * 100)
 
 
 class RoundCheckView(StaffPermissionRequired, TemplateView):
@@ -63,8 +59,8 @@ class RoundCheckView(StaffPermissionRequired, TemplateView):
                             place_error(field, message, form, filled)
                 else:
                     ctx.update(check=check, lines=_lines(check.answer, filled),
-                               voided_cents=_cents(check.answer["voided_excess"]),
-                               capped_cents=_cents(check.answer["capped_excess"]),
+                               voided_cents=euros_to_cents(check.answer["voided_excess"]),
+                               capped_cents=euros_to_cents(check.answer["capped_excess"]),
                                input_json=json.dumps(check.round_input, indent=2, ensure_ascii=False),
                                answer_json=json.dumps(check.answer, indent=2, ensure_ascii=False))
         return self.render_to_response(self.get_context_data(**ctx))
@@ -76,10 +72,10 @@ def _lines(answer: dict, rows) -> list[dict]:
     for row, bet in zip(rows, answer["bets"]):
         out.append({
             "type": row.cleaned_data["type"], "box": row.cleaned_data.get("box"), "status": STATUS.get(bet["status"], bet["status"]),
-            "stake": _cents(bet["stake"]), "voided": _cents(bet["voided_excess"]), "capped": _cents(bet["capped_excess"]),
-            "payout": _cents(bet["payout"]), "winnings": _cents(bet["winnings"]), "rule": bet["rule"],
+            "stake": euros_to_cents(bet["stake"]), "voided": euros_to_cents(bet["voided_excess"]), "capped": euros_to_cents(bet["capped_excess"]),
+            "payout": euros_to_cents(bet["payout"]), "winnings": euros_to_cents(bet["winnings"]), "rule": bet["rule"],
             "note": bet.get("note", ""), "violations": bet.get("violations", []),
-            "paid": _cents(bet.get("paid")), "difference": _cents(bet.get("difference")),
+            "paid": euros_to_cents(bet.get("paid")), "difference": euros_to_cents(bet.get("difference")),
         })
     return out
 

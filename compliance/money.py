@@ -62,6 +62,14 @@ def plain_cents(cents: int) -> str:
     return f"{'-' if value < 0 else ''}{whole}.{rest:02d}"
 
 
+def euros_to_cents(value: Decimal | str | None) -> int | None:
+    """An amount in euros as the rules engines write it ("25.00", Decimal) -> int cents; None for none.
+    A fraction of a cent is refused rather than rounded (the engines round once, themselves)."""
+    if value is None:
+        return None
+    return cents_value(Decimal(value) * 100)
+
+
 def cents_value(value: Any) -> int | None:
     """What a template or a report row holds as an amount -> int cents; None for no amount.
 

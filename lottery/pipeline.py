@@ -112,6 +112,11 @@ class Claim:
         self.on_chunk(self.run, done)
 
 
+#: What a settlement check returns: the written winners counted per class, and the problems found (stored
+#: messages, `problem`), empty when the two computations agree.
+Check = tuple[dict[str, dict[str, int]], list[dict[str, Any]]]
+
+
 def problem(template: Any, **params: Any) -> dict[str, Any]:
     """A settlement problem as a stored message: English for the record, msgid and parameters to show it
     in the reader's language (`compliance.errors.shown_message`)."""
@@ -149,7 +154,7 @@ def winners_indexes(run: SettlementRun, which=tuple(WINNERS_INDEXES), analyze: b
 
 
 def check_written(run: SettlementRun, key_of: Callable[[int], str], extra: str,
-                  order: Callable[[str], Any]) -> tuple[dict[str, dict[str, int]], list[dict[str, Any]]]:
+                  order: Callable[[str], Any]) -> Check:
     """Count the written winners per class (the second computation: winners, boosted or add-on winners
     and money per class, or per cell for the cell games) and compare them with path A's tier counts
     and the engine's paid totals. ``key_of``: the tier key of a written class number; ``extra``: what

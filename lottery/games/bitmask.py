@@ -45,6 +45,7 @@ from ..models import RunPhase, SettlementChunk, SettlementRun, TierResult
 from ..pipeline import (
     PLAN_MISMATCH,
     WINNERS_INDEXES,
+    Check,
     Claim,
     cents,
     check_written,
@@ -234,7 +235,7 @@ def prize_map(engine_result: dict[str, Any]) -> dict[int, int]:
     return out
 
 
-def count_and_write(game: NumberCodec, claim: Claim) -> tuple[dict[str, dict[str, int]], list[str]]:
+def count_and_write(game: NumberCodec, claim: Claim) -> Check:
     """Path A and path B side by side, on LOTTERY_SETTLEMENT_WORKERS + 1 connections; returns the
     check (`check`) of the written winners.
 
@@ -255,7 +256,7 @@ def count_and_write(game: NumberCodec, claim: Claim) -> tuple[dict[str, dict[str
     drawn = Drawn(result.main_mask, result.additional_mask, result.secondary_mask, result.plus)
     crew = _Crew(game, claim, drawn, parallelism())  # connecting while the chunks are planned
     prizes = None
-    checked: tuple[dict[str, dict[str, int]], list[str]] | None = None
+    checked: Check | None = None
     try:
         planned = None
         if run.engine_result is None:
@@ -383,7 +384,7 @@ class _Crew:
         self.claim.chunk_written()
 
 
-def check(game: NumberCodec, run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
+def check(game: NumberCodec, run: SettlementRun) -> Check:
     return check_written(run, str, "boosted", int)
 
 
@@ -403,8 +404,8 @@ class BitmaskSettlement:
     def write(self, claim: Claim) -> None:
         write(self.codec, claim)
 
-    def count_and_write(self, claim: Claim) -> tuple[dict[str, dict[str, int]], list[str]]:
+    def count_and_write(self, claim: Claim) -> Check:
         return count_and_write(self.codec, claim)
 
-    def check(self, run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
+    def check(self, run: SettlementRun) -> Check:
         return check(self.codec, run)

@@ -42,6 +42,7 @@ from ..pipeline import (
     DIRECT_ID_LIMIT,
     LINE_TABLE,
     PLAN_MISMATCH,
+    Check,
     Claim,
     check_written,
     chunk_lines,
@@ -351,7 +352,7 @@ class BucketSettlement:
     def write(self, claim: Claim) -> None:
         write(self.codec, claim)
 
-    def check(self, run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
+    def check(self, run: SettlementRun) -> Check:
         c = self.codec
 
         def key_of(class_no: int) -> str:

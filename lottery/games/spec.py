@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from compliance.games import GameSpec
 
 from ..models import SettlementRun
-from ..pipeline import Claim
+from ..pipeline import Check, Claim
 
 
 class SettlementStrategy(Protocol):
@@ -42,10 +42,10 @@ class SettlementStrategy(Protocol):
     def write(self, claim: Claim) -> None:
         """Path B: the winners of every pending chunk with their prizes, one transaction per chunk."""
 
-    def count_and_write(self, claim: Claim) -> tuple[dict[str, dict[str, int]], list[str]]:
+    def count_and_write(self, claim: Claim) -> Check:
         """Both side by side (only when ``parallel_ok``); returns the check."""
 
-    def check(self, run: SettlementRun) -> tuple[dict[str, dict[str, int]], list[str]]:
+    def check(self, run: SettlementRun) -> Check:
         """The written winners counted per class against path A and the engine: (counts, problems)."""
 
 

@@ -366,11 +366,10 @@ def read_progress(job, stream: IO[bytes], rows: int) -> None:
         job.advance(stream.tell(), rows=rows)
 
 
-def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
-                  job=None) -> tuple[Report, RowValidator, list[ParsedRow]]:
-    validator = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+def _check_rows(checker: RowValidator | ColumnsChecker, stream: IO[bytes], job=None) -> Report:
+    """Read the whole file with a row checker of its format and report every bad row (numbered from the
+    header's 1), then the tickets already in the database (each at its first row)."""
     report = Report()
-    kept: list[ParsedRow] = []
     stream.seek(0)
     for number, values in _records(stream):
         report.rows += 1
@@ -378,15 +377,19 @@ def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], keep: bool,
         if not values:
             report.add(number, "", Problems.of(ROW_EMPTY))
             continue
-        parsed, errors = validator.check(number, values)
+        __, errors = checker.check(number, values)
         if errors:
-            report.add(number, values[0] if values else "", errors)
-        elif keep and parsed is not None:
-            kept.append(parsed)
-    for ticket, row in validator.already_imported().items():
+            report.add(number, values[0], errors)
+    for ticket, row in checker.already_imported().items():
         report.add(row, ticket, Problems.of(ALREADY_IMPORTED, ticket=ticket))
     report.entries.sort(key=lambda e: e["row"])
-    return report, validator, kept
+    return report
+
+
+def _validate_all(draw: Draw, fmt: LineFormat, stream: IO[bytes], job=None) -> tuple[Report, RowValidator]:
+    """The number-line file's report (`_check_rows` with its validator)."""
+    validator = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
+    return _check_rows(validator, stream, job), validator
 
 
 # ------------------------------------------------------------------------------------------------
@@ -641,7 +644,7 @@ def _lock_draw(draw: Draw) -> None:
 # ------------------------------------------------------------------------------------------------
 
 def _import_batches(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], job: _Job, request) -> RetailImport:
-    report, validator, __ = _validate_all(draw, fmt, stream, keep=False, job=job)
+    report, validator = _validate_all(draw, fmt, stream, job=job)
 
     def writer_of(ids: dict[str, int]) -> Callable[[int, list[str]], Line]:
         checker = RowValidator(draw, fmt, draw.ruleset.params, _existing_tickets)
@@ -962,16 +965,17 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
             # reads the whole file and reports every bad row.
             log.info("retail import: COPY refused the file (%s); reporting with the validator", exc)
             job.phase(RetailImport.Phase.CHECKING)
-            report, __, __ = _validate_all(draw, fmt, stream, keep=False, job=job)
+            report, __ = _validate_all(draw, fmt, stream, job=job)
             if not report.bad_rows:
-                report.add(0, "", [f"the file could not be read: {str(exc).splitlines()[0]}"])
+                report.add(0, "", Problems.of(_("the file could not be read: %(reason)s"),
+                                              reason=str(exc).splitlines()[0]))
             return _refused(actor, job, report, "copy", request)
         if (digest.hexdigest(), results[-1]) != (job.record.file_sha256, job.record.size_bytes):
             # The file read is not the file handed in (the stored copy changed): load nothing.
             raise RuntimeError("the stored file does not match the SHA-256 and size recorded when it was handed in")
         if marker:
             job.phase(RetailImport.Phase.CHECKING)
-            report, __, __ = _validate_all(draw, fmt, stream, keep=False, job=job)
+            report, __ = _validate_all(draw, fmt, stream, job=job)
             if not report.bad_rows:
                 report.add(0, "", Problems.of(_("the file has a line \\. (the end-of-data mark of COPY)")))
             return _refused(actor, job, report, "copy", request)
@@ -1126,9 +1130,9 @@ def _import_postgresql(actor, draw: Draw, fmt: LineFormat, stream: IO[bytes], jo
             # meanwhile by another import: the validator writes the report.
             for future in futures:
                 future.exception()
-            report, __, __ = _validate_all(draw, fmt, stream, keep=False)
+            report, __ = _validate_all(draw, fmt, stream)
             if not report.bad_rows:
-                report.add(0, "", ["a ticket of the file is already in the database"])
+                report.add(0, "", Problems.of(_("a ticket of the file is already in the database")))
             return _refused(actor, job, report, "copy", request)
         finally:
             pool.shutdown(wait=True)
@@ -1387,6 +1391,10 @@ class ColumnsChecker:
         self.names: set[str] = set()  # names the codec turns into codes (Lomatonni's cities)
         self.zone = timezone.get_default_timezone()
 
+    def already_imported(self) -> dict[str, int]:
+        """ticket -> first row, for tickets already in the database."""
+        return tickets_already_imported(self.tickets, _existing_tickets)
+
     def check(self, row: int, values: list[str]) -> tuple[ColumnsRow | None, Problems]:
         if len(values) != len(self.header):
             return None, Problems.of(COLUMN_COUNT, expected=len(self.header), found=len(values))
@@ -1436,22 +1444,9 @@ class ColumnsChecker:
 
 
 def _validate_columns(draw: Draw, stream: IO[bytes], job=None) -> tuple[Report, ColumnsChecker]:
+    """The game's own columns' report (`_check_rows` with its checker)."""
     checker = ColumnsChecker(draw)
-    report = Report()
-    stream.seek(0)
-    for number, values in _records(stream):
-        report.rows += 1
-        read_progress(job, stream, report.rows)
-        if not values:
-            report.add(number, "", Problems.of(ROW_EMPTY))
-            continue
-        __, errors = checker.check(number, values)
-        if errors:
-            report.add(number, values[0] if values else "", errors)
-    for ticket, first_row in tickets_already_imported(checker.tickets, _existing_tickets).items():
-        report.add(first_row, ticket, Problems.of(ALREADY_IMPORTED, ticket=ticket))
-    report.entries.sort(key=lambda e: e["row"])
-    return report, checker
+    return _check_rows(checker, stream, job), checker
 
 
 def _import_columns(actor, job, draw: Draw, stream: IO[bytes]) -> RetailImport:

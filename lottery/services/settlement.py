@@ -59,7 +59,7 @@ from ..models import (
     TierResult,
     Winning,
 )
-from ..pipeline import Claim, LostClaim, SettlementHalted, parallelism, winners_indexes
+from ..pipeline import Check, Claim, LostClaim, SettlementHalted, parallelism, winners_indexes
 from ..rules.errors import RulesError
 from .errors import DrawError, DrawStateError
 
@@ -334,7 +334,7 @@ def _preconditions(run: SettlementRun):
 
 
 def _check_and_finish(held: Claim, strategy, started: float,
-                      done: tuple[dict[str, dict[str, int]], list[str]] | None = None) -> None:
+                      done: Check | None = None) -> None:
     """Check the written winners (the strategy's check; `done`: already checked, beside the index
     builds) and, when they agree, finish the run in one transaction."""
     # draws imports this module at its top (it queues the runs); read here, when a run finishes.

@@ -15,7 +15,7 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compliance.money import cents_value, format_cents, plain_cents
+from compliance.money import cents_value, euros_to_cents, format_cents, plain_cents
 
 NB = "\u00a0"
 
@@ -127,3 +127,14 @@ def test_money_filter_without_symbol():
 
 def test_money_filter_shows_a_dash_for_no_amount():
     assert _render("{{ x|money }}|{{ y|money:False }}", "en", x=None, y="") == "–|–"
+
+
+@pytest.mark.parametrize(("euros", "cents"), [("25.00", 2500), (Decimal("-0.05"), -5), ("1000000000.00", 100_000_000_000),
+                                              (None, None)])
+def test_an_engine_amount_in_euros_becomes_whole_cents(euros, cents):
+    assert euros_to_cents(euros) == cents
+
+
+def test_a_fraction_of_a_cent_from_an_engine_is_refused_not_rounded():
+    with pytest.raises(ValueError, match="not a whole number of cents"):
+        euros_to_cents("0.005")

@@ -193,7 +193,7 @@ def test_postgresql_reports_the_same_rows_as_the_validator(draw):
     rows = [lotto_row("A1", t), lotto_row("B2", t, (1, 2, 3, 4, 5, 6, 41)), lotto_row("C3", t, plus=0),
             lotto_row("A1", t, terminal="T9"), lotto_row("D4", t, stake=2_000_000)]
     record = _import(draw, rows)
-    report, _, _ = _validate_all(draw, registry.get("lotto").codec.line_format(draw.ruleset.params), sales_file(rows), keep=False)
+    report, _ = _validate_all(draw, registry.get("lotto").codec.line_format(draw.ruleset.params), sales_file(rows))
     assert record.errors == report.entries
 
 
@@ -355,7 +355,7 @@ def test_postgresql_reports_every_bad_row_of_a_file_in_two_halves(draw, monkeypa
     rows[3] = lotto_row("B2", t, (1, 2, 3, 4, 5, 6, 41))
     rows[-2] = lotto_row("M00001", t, terminal="T9")  # the ticket's first rows are in the first half
     record = _import(draw, rows)
-    report, _, _ = retail._validate_all(draw, registry.get("lotto").codec.line_format(draw.ruleset.params), sales_file(rows), keep=False)
+    report, _ = retail._validate_all(draw, registry.get("lotto").codec.line_format(draw.ruleset.params), sales_file(rows))
     assert (record.state, record.errors) == ("failed", report.entries)
     assert [e["row"] for e in record.errors] == [5, len(rows)]
     assert Line.objects.filter(draw=draw).count() == 0
