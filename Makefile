@@ -7,7 +7,7 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && { echo $$p; break; }; done)
 HOST ?= 127.0.0.1
 PORT ?= 8000
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= -n 2
 # The settings fail closed (DEBUG off unless set); every target here is for a developer machine.
 export DEBUG ?= true
 

@@ -9,7 +9,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from . import services
+from . import demo_jackpots, demo_operations, dispute_demo, services
 from .models import RoundCheck
 
 ACTOR = "system:seed_demo"
@@ -37,3 +37,14 @@ def seed(stdout) -> None:
     for round_ in DEMO_CHECKS:
         services.round_check(actor=operator, round_at=timezone.now(), **round_)
     stdout.write(f"Casino: {len(DEMO_CHECKS)} round checks by {operator.get_username()}")
+
+
+def seed_all(stdout) -> None:
+    """The rule versions and checks above, then the venues, tables and a day of rounds, then the jackpot
+    (whose game instructions' progressive table is published before the built-in variants), a dispute
+    and complaints."""
+    demo_jackpots.publish_instructions(stdout, timezone.make_aware(EFFECTIVE_FROM))
+    seed(stdout)
+    demo_operations.seed(stdout)
+    demo_jackpots.seed(stdout)
+    dispute_demo.seed(stdout)

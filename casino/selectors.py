@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import formats
 
 from casino.rules import registry, versions
 from casino.rules.base import EngineError
 
-from .models import CasinoRuleVersion, RoundCheck
+from .models import CasinoRuleVersion, Discrepancy, RecordedRound, RoundCheck, Table, Venue
 
 
 def version_at(rulebook: str, game: str, variant: str, when: dt.datetime) -> CasinoRuleVersion | None:
@@ -40,6 +41,11 @@ class Edge:
         whole = millionths.numerator // millionths.denominator
         sign = "-" if self.exact < 0 else ""
         return f"{sign}{whole // 10**6}.{whole % 10**6:06d}"
+
+    @property
+    def percent_text(self) -> str:
+        """`percent` for people: the decimal separator of the active language ("2,702702" in fi and sv)."""
+        return self.percent.replace(".", formats.get_format("DECIMAL_SEPARATOR"))
 
 
 @dataclass(frozen=True)
@@ -68,3 +74,38 @@ def house_edges(rulebook: str, game: str, rules: dict) -> EdgeReport:
 def checks_by(user) -> QuerySet[RoundCheck]:
     """A caller's own checks, newest first (a channel or table system sees only its own)."""
     return RoundCheck.objects.filter(checked_by=user).select_related("rule_version")
+
+
+# --------------------------------------------------------------------------- casino operations (issue 19)
+
+
+def venues_visible() -> QuerySet[Venue]:
+    return Venue.objects.order_by("name")
+
+
+def tables_for_system(user) -> QuerySet[Table]:
+    """The tables a caller may post rounds to and read: a table system (no staff access) only those
+    assigned to it; staff who record rounds, every table."""
+    if user.has_perm("compliance.access_backoffice"):
+        return Table.objects.all()
+    return Table.objects.filter(systems=user)
+
+
+def rounds_filtered(*, table: int | None = None, venue: int | None = None, day=None, game: str = "",
+                    person: int | None = None, discrepancy_only: bool = False) -> QuerySet[RecordedRound]:
+    """The rounds list's query: each filter has its index (casino.models.RecordedRound.Meta.indexes;
+    the player filter goes through RoundPlayer's (person, round) index, discrepancies are few)."""
+    qs = RecordedRound.objects.all()
+    if table:
+        qs = qs.filter(table_id=table)
+    if venue:
+        qs = qs.filter(venue_id=venue)
+    if day:
+        qs = qs.filter(day=day)
+    if game:
+        qs = qs.filter(game=game)
+    if person:
+        qs = qs.filter(players__person_id=person)
+    if discrepancy_only:
+        qs = qs.filter(Exists(Discrepancy.objects.filter(round_id=OuterRef("pk"))))
+    return qs.select_related("table__venue").order_by("-played_at", "-id")

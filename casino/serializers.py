@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .models import CasinoRuleVersion, RoundCheck
+from .models import CasinoRuleVersion, Discrepancy, RecordedRound, RoundCheck, Table, TableVersion, Venue
 
 
 class RoundCheckRequestSerializer(serializers.Serializer):
@@ -46,3 +46,81 @@ class RoundCheckSerializer(serializers.ModelSerializer):
         fields = ["id", "checked_at", "checked_by_name", "rulebook", "game", "variant", "round_at", "rule_version",
                   "round_input", "answer", "total_return_cents", "paid_total_cents", "difference_cents"]
         read_only_fields = fields
+
+
+# --------------------------------------------------------------------------- casino operations (issue 19)
+
+
+class VenueSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Venue
+        fields = ["id", "code", "name", "kind", "rulebook", "jurisdiction", "currency", "min_age"]
+        read_only_fields = fields
+
+
+class TableVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TableVersion
+        fields = ["version", "effective_from", "variant", "rule_version", "min_stake_cents", "max_stake_cents",
+                  "win_cap_cents", "side_games", "opening_hours", "payout_sign", "zero_rule", "records"]
+        read_only_fields = fields
+
+
+class TableSerializer(serializers.ModelSerializer):
+    venue = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    versions = TableVersionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Table
+        fields = ["id", "venue", "code", "game", "versions"]
+        read_only_fields = fields
+
+
+class RoundInSerializer(serializers.Serializer):
+    """One recorded round (docs/casino-operations.md): checked whole by the service, which names each
+    problem by row and field."""
+
+    table = serializers.JSONField(help_text='"venue/table" code, or the table\'s id')
+    ref = serializers.JSONField(help_text="the table system's round reference (unique per table)")
+    played_at = serializers.JSONField(help_text="when the round was played, ISO 8601 with its zone")
+    bets = serializers.JSONField(help_text='[{"type", "stake": "25.00", "box", "person": <player id>, ...}]')
+    outcome = serializers.JSONField(help_text="what the table produced (docs/casino.md)")
+    paid = serializers.JSONField(help_text='what was paid per bet: ["0.00", "36.00"]')
+    corrects = serializers.JSONField(required=False, help_text="the reference of the round this one corrects")
+
+
+class RoundsInSerializer(serializers.Serializer):
+    rounds = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=10_000)
+
+
+class DiscrepancySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Discrepancy
+        fields = ["id", "kind", "bet_index", "amount_cents", "detail", "resolved_at", "resolution_note"]
+        read_only_fields = fields
+
+
+class RecordedRoundSerializer(serializers.ModelSerializer):
+    table = serializers.StringRelatedField()
+    verified = serializers.SerializerMethodField()
+    due_total_cents = serializers.SerializerMethodField()
+    discrepancies = DiscrepancySerializer(many=True, read_only=True)
+
+    class Meta:
+        model = RecordedRound
+        fields = ["id", "batch", "table", "ref", "game", "played_at", "bets", "outcome", "paid_cents",
+                  "paid_total_cents", "corrects", "verified", "due_total_cents", "discrepancies"]
+        read_only_fields = fields
+
+    def _verification(self, obj):
+        try:
+            return obj.verification
+        except RecordedRound.verification.RelatedObjectDoesNotExist:
+            return None
+
+    def get_verified(self, obj) -> bool:
+        return self._verification(obj) is not None
+
+    def get_due_total_cents(self, obj) -> int | None:
+        v = self._verification(obj)
+        return None if v is None else v.due_total_cents

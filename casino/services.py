@@ -16,9 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from casino.rules import jsonio, registry, versions
 from casino.rules.base import EngineError, TableGame, money_str, parse_money
 from compliance.audit import audit_record
-from compliance.errors import InvalidInput, RuleRefused, StateConflict
+from compliance.errors import InvalidInput, RuleRefused, StateConflict, lazy_format
 from compliance.money import euros_to_cents
 
+from .messages import engine_message
 from .models import CasinoRuleVersion, RoundCheck
 from .selectors import version_at
 
@@ -36,15 +37,24 @@ def _engine(rulebook: Any, game: Any, variant: Any) -> TableGame:
         if variant not in engine.variants:
             raise EngineError("variant", f"{variant!r} is not one of: {', '.join(engine.variants)}")
     except EngineError as exc:
-        raise InvalidInput(_("%(where)s: %(reason)s"), fields={exc.field: [exc.message]}, where=exc.field,
-                           reason=exc.message) from None
+        reason = _reason(exc)
+        raise InvalidInput(_("%(where)s: %(reason)s"), fields={exc.field: [reason]}, where=exc.field,
+                           reason=reason) from None
     return engine
 
 
+def _reason(exc: EngineError):
+    """The engine's English message in the reader's language (casino.messages), rendered when shown."""
+    template, params = engine_message(exc)
+    return lazy_format(template, **params) if params else template
+
+
 def engine_refusal(exc: EngineError) -> InvalidInput:
-    """The engine's refusal as the services' error: the field as the engine names it (`bets[2].stake`)."""
+    """The engine's refusal as the services' error: the field as the engine names it (`bets[2].stake`),
+    the message in the reader's language."""
+    reason = _reason(exc)
     return InvalidInput(_("The round is not valid: %(where)s: %(reason)s"), code="invalid_round",
-                        fields={exc.field: [exc.message]}, where=exc.field, reason=exc.message)
+                        fields={exc.field: [reason]}, where=exc.field, reason=reason)
 
 
 def _aware(value: Any, field: str) -> dt.datetime:

@@ -30,9 +30,11 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import words
 from .audit import audit_record, plain_json, request_context
 from .errors import DomainError
 from .models import Approval
+from .words import Subject
 
 Handler = Callable[..., Any]
 
@@ -60,6 +62,8 @@ class _Kind:
     permission: str = ""
     rejection_refused: str = ""
     link: Callable[[Approval], str] | None = None
+    title: Any = ""
+    describe: Callable[[Approval], Subject] | None = None
 
 
 _KINDS: dict[str, _Kind] = {}
@@ -67,7 +71,8 @@ _KINDS: dict[str, _Kind] = {}
 
 def register_approval_handler(kind: str, fn: Handler, *, on_reject: Handler | None = None,
                               on_cancel: Handler | None = None, permission: str = "",
-                              rejection_refused: str = "", link: Callable[[Approval], str] | None = None) -> None:
+                              rejection_refused: str = "", link: Callable[[Approval], str] | None = None,
+                              title: Any = "", describe: Callable[[Approval], Subject] | None = None) -> None:
     """Register what an approval of `kind` does. Registering again replaces the previous registration.
 
     - `fn(approval, *, approver)` runs when it is approved; `on_reject(approval, *, approver)` when it
@@ -77,9 +82,13 @@ def register_approval_handler(kind: str, fn: Handler, *, on_reject: Handler | No
     - `rejection_refused`, when given, means this kind is never rejected (the request waits until it is
       approved or made void by the step that changed its object): a rejection is refused with this text.
     - `link(approval) -> url` is shown on the approvals page (e.g. the draw the request is about).
+    - `title` names the kind in words ("Payout of a settlement"); `describe(approval) -> Subject` says
+      what is being decided: the object by name and page ("Lotto #1002"), and the facts a decider needs
+      (the person, registers and bans in force, amounts in euros). The approvals page shows these and
+      never branches on a kind's name (compliance.words).
     """
     _KINDS[kind] = _Kind(on_approve=fn, on_reject=on_reject, on_cancel=on_cancel, permission=permission,
-                         rejection_refused=rejection_refused, link=link)
+                         rejection_refused=rejection_refused, link=link, title=title, describe=describe)
 
 
 def kind_permission(kind: str) -> str:
@@ -107,6 +116,35 @@ def _shaped_by(decider, requester) -> bool:
     return shaped_by(decider, requester)
 
 
+def may_withdraw(user, approval: Approval) -> bool:
+    """Whether `user` may withdraw this request: their own, still pending (`approval_cancel`)."""
+    return (user.is_authenticated and approval.state == Approval.State.REQUESTED
+            and approval.requested_by_id is not None and user.pk == approval.requested_by_id)
+
+
+def decidable_approvals(user) -> list[Approval]:
+    """The pending requests `user` may decide (as `may_decide`, never their own), oldest first, in a
+    fixed number of queries whatever their number: the requests, the people who shaped the account,
+    and the user's permissions (cached on the user)."""
+    from .controls import shapers_of  # controls registers its own approval kinds with this module
+
+    if not (user.is_authenticated and user.has_perm("compliance.decide_approval")):
+        return []
+    pending = list(pending_approvals().exclude(requested_by=user).order_by("requested_at", "pk"))
+    if not pending:
+        return []
+    shapers = shapers_of(user)
+    return [a for a in pending
+            if a.requested_by_id not in shapers and (not kind_permission(a.kind) or user.has_perm(kind_permission(a.kind)))]
+
+
+def own_pending_approvals(user) -> list[Approval]:
+    """The user's own requests still waiting for another person, oldest first."""
+    if not user.is_authenticated:
+        return []
+    return list(pending_approvals().filter(requested_by=user).order_by("requested_at", "pk"))
+
+
 def may_reject(approval: Approval) -> bool:
     """Whether this kind can be rejected at all (some wait until approved or made void)."""
     registered = _KINDS.get(approval.kind)
@@ -119,6 +157,38 @@ def approval_link(approval: Approval) -> str:
     if registered is None or registered.link is None:
         return ""
     return registered.link(approval) or ""
+
+
+def approval_kind_words(kind: str) -> str:
+    """The kind's name in the active language (its code, in words, when it registered none). The audit
+    trail's `kind` key also holds other kinds (a limit's, a venue's, a discrepancy's): in the
+    catalogue's words when it has them."""
+    registered = _KINDS.get(kind)
+    if registered is not None and registered.title:
+        return str(registered.title)
+    if "." not in kind:
+        said = words.code_words(kind)
+        if said != kind:
+            return said
+        return words.key_words(kind)
+    return words.action_words(kind)
+
+
+def approval_subject(approval: Approval) -> Subject:
+    """What the request is about, in words (the kind's describer), or its object and payload as
+    labelled facts when the kind registered no describer."""
+    registered = _KINDS.get(approval.kind)
+    if registered is not None and registered.describe is not None:
+        subject = registered.describe(approval)
+        if not subject.url:
+            subject.url = approval_link(approval)
+        if not subject.title:
+            subject.title = approval.target_repr
+        return subject
+    return Subject(title=approval.target_repr, url=approval_link(approval), facts=words.payload_facts(approval.payload))
+
+
+words.register_words(values={"kind": approval_kind_words})  # an approval's kind in the audit trail, in words
 
 
 def approval_kinds() -> list[str]:
@@ -236,7 +306,8 @@ def approval_decide(*, actor, approval: Approval, approve: bool, note: str = "",
 @transaction.atomic
 def approval_cancel(*, actor, approval: Approval, note: str = "", now: dt.datetime | None = None,
                     request=None) -> Approval:
-    """The requester withdraws a pending request (the kind's `on_cancel` runs in this transaction)."""
+    """The requester withdraws a pending request (the kind's `on_cancel` runs in this transaction):
+    only the person who asked, only while it is pending. Audited as `approval.cancelled`."""
     approval = Approval.objects.select_for_update(of=("self",)).get(pk=approval.pk)
     if approval.state != Approval.State.REQUESTED:
         raise FourEyesError(_("Only a pending request can be cancelled."))

@@ -22,6 +22,7 @@ from django.contrib.auth.models import Group
 from django.db import models, transaction
 from django.utils.translation import gettext_lazy as _
 
+from . import approval_words
 from .approvals import ApprovalRefused, approval_request, register_approval_handler
 from .audit import audit_record, plain_json
 from .models import Approval, AuditEvent
@@ -108,7 +109,8 @@ def _apply_control(approval: Approval, *, approver) -> None:
                  before=p.get("before"), after=p["changes"], approver=approver, significant=True)
 
 
-register_approval_handler(CONTROL_KIND, _apply_control, permission="compliance.approve_control_change")
+register_approval_handler(CONTROL_KIND, _apply_control, permission="compliance.approve_control_change",
+                          title=approval_words.CONTROL_TITLE, describe=approval_words.describe_control)
 
 register_control("compliance.exclusionregistry", fields=("active", "adapter"),
                  permission="compliance.approve_control_change")
@@ -159,7 +161,8 @@ def _grant_roles(approval: Approval, *, approver) -> None:
                  before={"roles": before}, after={"roles": after}, approver=approver, significant=True)
 
 
-register_approval_handler(ROLE_GRANT_KIND, _grant_roles, permission="compliance.approve_role_grant")
+register_approval_handler(ROLE_GRANT_KIND, _grant_roles, permission="compliance.approve_role_grant",
+                          title=approval_words.ROLE_GRANT_TITLE, describe=approval_words.describe_role_grant)
 
 
 # --- Who may not decide whose requests ---------------------------------------------------------------
@@ -180,6 +183,14 @@ def shaped_by(decider, requester) -> bool:
     return AuditEvent.objects.filter(
         actor_id=requester.pk, object_type=user_label, object_id=str(decider.pk), action__in=SHAPING_ACTIONS
     ).exists()
+
+
+def shapers_of(decider) -> set[int]:
+    """The ids of everyone who shaped `decider`'s account (see `shaped_by`), in one query: their
+    requests are never `decider`'s to decide."""
+    user_label = get_user_model()._meta.label_lower
+    return set(AuditEvent.objects.filter(object_type=user_label, object_id=str(decider.pk), action__in=SHAPING_ACTIONS,
+                                         actor_id__isnull=False).values_list("actor_id", flat=True))
 
 
 # --- Break glass ----------------------------------------------------------------------------------------

@@ -69,6 +69,8 @@ DEMO_USERS = [
     ("compliance2", roles.COMPLIANCE_OFFICER, "Kalle Toinen", False),
     ("auditor", roles.AUDITOR, "Aino Auditor", False),
     ("admin", roles.ADMINISTRATOR, "Antti Admin", True),
+    ("casino", roles.CASINO_MANAGER, "Kari Kasino", False),
+    ("inspector", roles.CASINO_INSPECTOR, "Inka Tarkastaja", False),
 ]
 
 

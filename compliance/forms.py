@@ -31,9 +31,11 @@ class AuditFilterForm(forms.Form):
 
     since = UTCDateTimeField(label=_("From"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
     until = UTCDateTimeField(label=_("Until"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    actor = forms.CharField(label=_("Actor"), required=False, max_length=150)
-    # `list`: the suggestions of the audit page's datalists (no script needed).
-    action = forms.CharField(label=_("Action"), required=False, max_length=100, help_text=_("Prefix, e.g. auth."),
+    # Part of the text matches; `list`: the choices of the audit page's datalists (no script needed).
+    actor = forms.CharField(label=_("Actor"), required=False, max_length=150,
+                            widget=forms.TextInput(attrs={"list": "actors"}))
+    action = forms.CharField(label=_("Action"), required=False, max_length=100,
+                             help_text=_("Part of the name or code, e.g. result"),
                              widget=forms.TextInput(attrs={"list": "actions"}))
     object_type = forms.CharField(label=_("Object type"), required=False, max_length=100,
                                   widget=forms.TextInput(attrs={"list": "object-types"}))

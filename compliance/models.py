@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -128,6 +129,9 @@ class ExclusionEntry(models.Model):
     registry = models.ForeignKey(ExclusionRegistry, on_delete=models.PROTECT, related_name="entries", db_index=False)
     identifier_hash = models.CharField(max_length=64, blank=True)
     name_normalised = models.CharField(max_length=300, blank=True)
+    # The name as the register or the staff wrote it ("Ville Sisäpiiri"), shown to staff; matching uses
+    # name_normalised.
+    name = models.CharField(_("name"), max_length=300, blank=True)
     birth_date = models.DateField(null=True, blank=True)
     starts_at = models.DateTimeField(_("starts"))
     ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
@@ -164,6 +168,12 @@ class ExclusionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registry}: {self.external_id or self.pk}"
+
+    @property
+    def shown_name(self) -> str:
+        """The name as entered; entries made before names were kept show their matching form,
+        capitalised ("Ville Sisäpiiri"). "" for an entry by identifier only."""
+        return self.name or self.name_normalised.title()
 
 
 class ScreeningDecision(models.Model):
@@ -271,7 +281,8 @@ class RegistryImport(FileJobRecord):
         ]
 
     def __str__(self) -> str:
-        return f"{self.registry}: {self.file_name} ({self.get_state_display()})"
+        # No state here: the text is kept by approvals and audit events, and the state changes.
+        return f"{self.registry}: {self.file_name}"
 
     @property
     def in_progress(self) -> bool:
@@ -290,6 +301,7 @@ class ExclusionStage(models.Model):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField(null=True, blank=True)
     external_id = models.CharField(max_length=100, blank=True)
+    name = models.CharField(max_length=300, blank=True)
 
     class Meta:
         default_permissions = ()
@@ -382,6 +394,17 @@ class Approval(models.Model):
         if self.requested_by_repr:
             return self.requested_by_repr
         return self.requested_by.get_username() if self.requested_by_id else ""
+
+    @property
+    def requester_words(self) -> str:
+        """Who asked, for the approvals page: the person's full name and user name, or the job in words."""
+        if self.requested_by_id:
+            full = self.requested_by.get_full_name().strip()
+            user = self.requested_by.get_username()
+            return f"{full} ({user})" if full else user
+        if self.requested_by_repr.startswith("system:"):
+            return gettext("system job: %(job)s") % {"job": self.requested_by_repr.split(":", 1)[1]}
+        return self.requested_by_repr
 
 
 class Report(models.Model):

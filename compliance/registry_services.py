@@ -21,7 +21,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import file_jobs
+from . import approval_words, file_jobs
 from .approvals import FourEyesError, approval_request, register_approval_handler
 from .audit import audit_record
 from .errors import RuleRefused, stored_message
@@ -213,7 +213,8 @@ def parse_registry_file(data: bytes, progress: Callable[[int], None] | None = No
             continue
         seen[key] = line
         external = get("external_id")[:100]
-        out.rows.append((id_hash, name, birth, starts, ends, external))
+        shown = " ".join(part for part in (first, last) if part)[:300]
+        out.rows.append((id_hash, name, birth, starts, ends, external, shown))
     if not out.rows and not out.error_count:
         err(1, _("The file has no entries."))
     return out
@@ -223,7 +224,7 @@ def _stage_rows(batch: RegistryImport, rows: list[tuple], progress: file_jobs.Pr
     if connection.vendor == "postgresql":
         sql = (
             "COPY compliance_exclusionstage (batch_id, identifier_hash, name_normalised, birth_date, starts_at, "
-            "ends_at, external_id) FROM STDIN"
+            "ends_at, external_id, name) FROM STDIN"
         )
         with connection.cursor() as cur, cur.copy(sql) as copy:
             for n, r in enumerate(rows, start=1):
@@ -233,7 +234,7 @@ def _stage_rows(batch: RegistryImport, rows: list[tuple], progress: file_jobs.Pr
         return
     ExclusionStage.objects.bulk_create(
         (ExclusionStage(batch=batch, identifier_hash=r[0], name_normalised=r[1], birth_date=r[2], starts_at=r[3],
-                        ends_at=r[4], external_id=r[5]) for r in rows),
+                        ends_at=r[4], external_id=r[5], name=r[6]) for r in rows),
         batch_size=2000,
     )
 
@@ -388,9 +389,9 @@ def _apply_import(approval, *, approver) -> None:
         replaced = max(cur.rowcount, 0)
         cur.execute(
             "INSERT INTO compliance_exclusionentry (registry_id, identifier_hash, name_normalised, birth_date, "
-            "starts_at, ends_at, external_id, created_at, reason, batch_id) "
+            "starts_at, ends_at, external_id, created_at, reason, batch_id, name) "
             "SELECT %s, identifier_hash, name_normalised, birth_date, starts_at, ends_at, external_id, %s, '', "
-            "batch_id FROM compliance_exclusionstage WHERE batch_id = %s ORDER BY id",
+            "batch_id, name FROM compliance_exclusionstage WHERE batch_id = %s ORDER BY id",
             [registry.pk, connection.ops.adapt_datetimefield_value(now), batch.pk],
         )
         cur.execute("DELETE FROM compliance_exclusionstage WHERE batch_id = %s", [batch.pk])
@@ -471,6 +472,14 @@ def _lift_ban(approval, *, approver) -> None:
     )
 
 
-register_approval_handler(IMPORT_KIND, _apply_import, on_reject=_reject_import,
-                          permission="compliance.import_registry")
-register_approval_handler(LIFT_KIND, _lift_ban, permission="compliance.change_exclusionentry")
+def _withdraw_import(approval, *, actor) -> None:
+    """The importer withdrew the request: the staged entries go, as when a checker rejects it; the
+    previous import stays in force."""
+    _reject_import(approval, approver=actor)
+
+
+register_approval_handler(IMPORT_KIND, _apply_import, on_reject=_reject_import, on_cancel=_withdraw_import,
+                          permission="compliance.import_registry",
+                          title=approval_words.IMPORT_TITLE, describe=approval_words.describe_import)
+register_approval_handler(LIFT_KIND, _lift_ban, permission="compliance.change_exclusionentry",
+                          title=approval_words.LIFT_TITLE, describe=approval_words.describe_lift)

@@ -14,6 +14,7 @@ from django.apps import apps as global_apps
 from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, Permission
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from .schedules import sync_schedules
 
@@ -22,9 +23,30 @@ DRAW_SUPERVISOR = "Draw supervisor"
 COMPLIANCE_OFFICER = "Compliance officer"
 AUDITOR = "Auditor"
 ADMINISTRATOR = "Administrator"
+# Casino operations (issue 19): venues, tables and rule versions, and the approvals (manager); recorded
+# rounds (inspector, who resolves nothing alone that needs two people).
+CASINO_MANAGER = "Casino manager"
+CASINO_INSPECTOR = "Casino inspector"
 # An integration client (sales channel, game platform) using the API with a token; not staff.
 SALES_CHANNEL = "Sales channel"
-ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR, SALES_CHANNEL)
+ROLES = (OPERATOR, DRAW_SUPERVISOR, COMPLIANCE_OFFICER, AUDITOR, ADMINISTRATOR, CASINO_MANAGER, CASINO_INSPECTOR,
+         SALES_CHANNEL)
+# The group names stay English (they are keys: grants, fixtures, the API's "me"); people read these.
+ROLE_LABELS = {
+    OPERATOR: _("Operator"),
+    DRAW_SUPERVISOR: _("Draw supervisor"),
+    COMPLIANCE_OFFICER: _("Compliance officer"),
+    AUDITOR: _("Auditor"),
+    ADMINISTRATOR: _("Administrator"),
+    CASINO_MANAGER: _("Casino manager"),
+    CASINO_INSPECTOR: _("Casino inspector"),
+    SALES_CHANNEL: _("Sales channel"),
+}
+
+
+def role_label(name: str):
+    """A role's name in the reader's language (a group that is no role keeps its own name)."""
+    return ROLE_LABELS.get(name, name)
 
 # Apps whose tables the Administrator also manages in the Django admin (third-party, not capabilities).
 ADMIN_EXTRA_APPS = ("auth", "knox", "django_celery_beat")

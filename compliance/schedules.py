@@ -14,6 +14,11 @@ SCHEDULES = {
     "Write an audit checkpoint": ("compliance.tasks.audit_checkpoint", {"minute": "*/5"}),
     "Open and close draw sales": ("lottery.tasks.close_due_draws", {"minute": "*"}),
     "Restart stalled settlements": ("lottery.tasks.settlement_watchdog", {"minute": "*"}),
+    # Hourly, so a day's change is seen within the hour even when beat was down at midnight; idempotent.
+    "Mark overdue complaint deadlines": ("casino.tasks.complaint_deadlines", {"minute": "7"}),
+    # A gaming day is posted from 06:00 the next day; hourly, so a day that waited (rounds still being
+    # verified, a large win awaiting its second person) is posted within the hour it may be.
+    "Post the casino jackpots' gaming days": ("casino.tasks.post_jackpot_days", {"minute": "20"}),
 }
 
 

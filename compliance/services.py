@@ -59,6 +59,7 @@ def exclusion_entry_add(
         registry=registry,
         identifier_hash=identifier_hash(national_id, id_country) if national_id else "",
         name_normalised=normalise_name(first_name, last_name) if (first_name or last_name) else "",
+        name=" ".join(part.strip() for part in (first_name, last_name) if part and part.strip())[:300],
         birth_date=birth_date,
         starts_at=starts_at or timezone.now(),
         ends_at=ends_at,

@@ -12,6 +12,7 @@ urlpatterns = [
     path("audit/<id:pk>/", views.AuditDetailView.as_view(), name="audit-detail"),
     path("approvals/", views.ApprovalListView.as_view(), name="approvals"),
     path("approvals/<id:pk>/decide/", views.ApprovalDecideView.as_view(), name="approval-decide"),
+    path("approvals/<id:pk>/withdraw/", views.ApprovalWithdrawView.as_view(), name="approval-withdraw"),
     path("registries/", views.RegistryListView.as_view(), name="registries"),
     path("registries/import/", views.RegistryImportView.as_view(), name="registry-upload"),
     path("registries/import/<id:pk>/", views.RegistryImportDetailView.as_view(), name="registry-import"),

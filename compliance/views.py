@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
@@ -15,8 +16,9 @@ from django.views import View
 from django.views.generic import DetailView, TemplateView
 
 from . import approvals as approvals_mod
-from . import registry_services
+from . import registry_services, words
 from .access import StaffPermissionRequired
+from .confirm import confirmation_page, needs_confirmation
 from .errors import DomainError, shown_message
 from .file_jobs import percent
 from .forms import (
@@ -34,6 +36,7 @@ from .models import (
     AuditEvent,
     ExclusionEntry,
     ExclusionRegistry,
+    ExclusionStage,
     Job,
     RegistryCall,
     RegistryImport,
@@ -41,15 +44,19 @@ from .models import (
 )
 from .refusals import show_refusal
 from .reports import report_request
+from .reports.kinds import KINDS
 from .reports.render import report_file_name
 from .selectors import (
     AuditFilter,
     audit_actions,
+    audit_actors,
     audit_events,
     audit_object_types,
     registry_overview,
     screening_decisions,
 )
+from .words import actions_choices, object_types_choices
+from .work import approval_sentence
 
 
 class AuditListView(StaffPermissionRequired, TemplateView):
@@ -72,8 +79,9 @@ class AuditListView(StaffPermissionRequired, TemplateView):
             form=form,
             page=page,
             query=query.urlencode(),
-            actions=audit_actions(),
-            object_types=audit_object_types(),
+            actions=actions_choices(audit_actions()),
+            object_types=object_types_choices(audit_object_types()),
+            actors=audit_actors(),
             operator_zone=settings.TIME_ZONE,
         )
         return ctx
@@ -84,6 +92,7 @@ class AuditDetailView(StaffPermissionRequired, DetailView):
     template_name = "compliance/audit_detail.html"
     model = AuditEvent
     context_object_name = "event"
+    extra_context = {"operator_zone": settings.TIME_ZONE}
 
 
 # --- Four-eyes approvals, registries, screening log, reports, compliance dashboard -------------------
@@ -98,11 +107,19 @@ class ApprovalListView(StaffPermissionRequired, TemplateView):
         pending = list(approvals_mod.pending_approvals().order_by("requested_at", "pk"))
         ctx["pending"] = [
             {"approval": a, "may_decide": approvals_mod.may_decide(user, a), "may_reject": approvals_mod.may_reject(a),
-             "link": approvals_mod.approval_link(a)}
+             "kind": approvals_mod.approval_kind_words(a.kind), "subject": approvals_mod.approval_subject(a),
+             "may_withdraw": approvals_mod.may_withdraw(user, a), "link": approvals_mod.approval_link(a)}
             for a in pending
         ]
-        ctx["decided"] = Approval.objects.exclude(state=Approval.State.REQUESTED).select_related(
+        decided = Approval.objects.exclude(state=Approval.State.REQUESTED).select_related(
             "requested_by", "decided_by")[:30]
+        # the object by its describer's title ("Lotto #1002"), as pending rows: the stored name is English
+        ctx["decided"] = [
+            {"approval": a, "kind": approvals_mod.approval_kind_words(a.kind), "url": approvals_mod.approval_link(a),
+             "title": approvals_mod.approval_subject(a).title}
+            for a in decided
+        ]
+        ctx["operator_zone"] = settings.TIME_ZONE
         ctx["form"] = DecideApprovalForm()
         return ctx
 
@@ -117,6 +134,17 @@ class ApprovalDecideView(StaffPermissionRequired, View):
         if not form.is_valid():
             messages.error(request, gettext("Choose approve or reject."))
             return redirect("compliance:approvals")
+        if needs_confirmation(request):
+            approve = form.cleaned_data["decision"] == "approve"
+            what = approval_sentence(approval)
+            return confirmation_page(
+                request, title=gettext("Approve the request") if approve else gettext("Reject the request"),
+                consequence=(gettext("Approving carries out what was asked: %(what)s. This cannot be undone.")
+                             if approve else
+                             gettext("Rejecting ends the request without doing it: %(what)s. The person who asked "
+                                     "must ask again.")) % {"what": what},
+                action_label=gettext("Yes, approve") if approve else gettext("Yes, reject"),
+                back_url=reverse("compliance:approvals"), danger=not approve)
         try:
             approvals_mod.approval_decide(
                 actor=request.user, approval=approval, approve=form.cleaned_data["decision"] == "approve",
@@ -129,6 +157,25 @@ class ApprovalDecideView(StaffPermissionRequired, View):
         else:
             messages.success(request, gettext("Decision recorded."))
         return redirect("compliance:approvals")
+
+
+class ApprovalWithdrawView(StaffPermissionRequired, View):
+    """The requester withdraws their own pending request (`approval_cancel`: only theirs, only while
+    pending; the service checks). Any staff member may have asked, so the page needs only staff access."""
+
+    permission_required = "compliance.access_backoffice"
+    http_method_names = ["post"]
+
+    def post(self, request, pk):
+        approval = get_object_or_404(Approval, pk=pk)
+        try:
+            approvals_mod.approval_cancel(actor=request.user, approval=approval,
+                                          note=(request.POST.get("note") or "")[:1000], request=request)
+        except DomainError as exc:
+            show_refusal(request, exc)
+        else:
+            messages.success(request, gettext("You withdrew your request; nothing of it was carried out."))
+        return _back(request, "compliance:approvals")
 
 
 class RegistryListView(StaffPermissionRequired, TemplateView):
@@ -146,10 +193,19 @@ class RegistryListView(StaffPermissionRequired, TemplateView):
         )
         ctx["now"] = now
         ctx["calls"] = RegistryCall.objects.select_related("registry")[:20]
-        ctx["upload_form"] = RegistryUploadForm()
-        ctx["ban_form"] = BanForm()
+        # A refused form comes back as typed, its errors beside its fields (_registries_again).
+        ctx["upload_form"] = kwargs.get("upload_form") or RegistryUploadForm()
+        ctx["ban_form"] = kwargs.get("ban_form") or BanForm()
         ctx["lift_form"] = LiftBanForm()
         return ctx
+
+
+def _registries_again(request, **forms):
+    """The registries page again, with a refused form as it was typed (a file must be chosen again:
+    browsers never fill a file field)."""
+    page = RegistryListView()
+    page.setup(request)
+    return page.render_to_response(page.get_context_data(**forms))
 
 
 class RegistryImportView(StaffPermissionRequired, View):
@@ -159,8 +215,7 @@ class RegistryImportView(StaffPermissionRequired, View):
     def post(self, request):
         form = RegistryUploadForm(request.POST, request.FILES)
         if not form.is_valid():
-            messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
-            return redirect("compliance:registries")
+            return _registries_again(request, upload_form=form)
         upload = form.cleaned_data["file"]
         try:
             # The file is stored and its check queued; a worker stages it (the page shows the progress).
@@ -169,8 +224,8 @@ class RegistryImportView(StaffPermissionRequired, View):
                 file_name=upload.name, reason=form.cleaned_data["reason"], request=request,
             )
         except DomainError as exc:
-            show_refusal(request, exc)
-            return redirect("compliance:registries")
+            show_refusal(request, exc, form)
+            return _registries_again(request, upload_form=form)
         if attached:
             messages.info(request, gettext("This file is already being checked; this page follows that import."))
         elif batch.in_progress:
@@ -189,7 +244,16 @@ class RegistryImportDetailView(StaffPermissionRequired, DetailView):
         ctx = super().get_context_data(**kwargs)
         # Row errors are stored in English with their msgid; shown in the reader's language.
         errors = [{"row": e.get("row"), "error": shown_message(e, "error")} for e in self.object.errors or []]
-        ctx.update(percent=percent(self.object), row_errors=errors)
+        # The entries of the file: staged while the import waits for approval, in the register once applied.
+        batch = self.object
+        if batch.state == RegistryImport.State.STAGED:
+            entries = ExclusionStage.objects.filter(batch=batch).order_by("pk")
+        elif batch.state == RegistryImport.State.APPLIED:
+            entries = ExclusionEntry.objects.filter(batch=batch).order_by("pk")
+        else:
+            entries = ExclusionEntry.objects.none()
+        page = Paginator(entries, 100).get_page(self.request.GET.get("page"))
+        ctx.update(percent=percent(self.object), row_errors=errors, entries=page)
         return ctx
 
 
@@ -214,8 +278,7 @@ class BanAddView(StaffPermissionRequired, View):
     def post(self, request):
         form = BanForm(request.POST)
         if not form.is_valid():
-            messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
-            return redirect("compliance:registries")
+            return _registries_again(request, ban_form=form)
         d = form.cleaned_data
         try:
             registry_services.ban_add(
@@ -224,9 +287,9 @@ class BanAddView(StaffPermissionRequired, View):
                 birth_date=d["birth_date"], starts_at=d["starts_at"], ends_at=d["ends_at"], request=request,
             )
         except DomainError as exc:
-            show_refusal(request, exc)
-        else:
-            messages.success(request, gettext("Entry added."))
+            show_refusal(request, exc, form)
+            return _registries_again(request, ban_form=form)
+        messages.success(request, gettext("Entry added."))
         return redirect("compliance:registries")
 
 
@@ -275,6 +338,9 @@ class ScreeningLogView(StaffPermissionRequired, TemplateView):
         return ctx
 
 
+LANGUAGE_NAMES = dict(settings.LANGUAGES)
+
+
 class ReportListView(StaffPermissionRequired, TemplateView):
     permission_required = "compliance.view_report"
     template_name = "compliance/reports.html"
@@ -289,7 +355,12 @@ class ReportListView(StaffPermissionRequired, TemplateView):
         form.initial.update({k: v for k, v in self.request.GET.items() if k in preset})
         ctx["form"] = form
         ctx["kind_fields"] = ReportForm.kind_fields()
-        ctx["reports"] = Report.objects.all()[:50]
+        ctx["reports"] = [
+            {"report": r, "title": KINDS[r.kind].title if r.kind in KINDS else words.action_words(r.kind),
+             "params": words.payload_facts(r.params), "language": LANGUAGE_NAMES.get(r.language, r.language)}
+            for r in Report.objects.all()[:50]
+        ]
+        ctx["operator_zone"] = settings.TIME_ZONE
         return ctx
 
 
@@ -344,10 +415,14 @@ class ComplianceDashboardView(StaffPermissionRequired, TemplateView):
         ctx.update(
             refusal_count=refusals.count(),
             refusals=refusals[:20],
-            pending=approvals_mod.pending_approvals().order_by("requested_at")[:20],
+            # in words, as on the approvals and reports pages: the kind's name, the object's title
+            pending=[{"approval": a, "kind": approvals_mod.approval_kind_words(a.kind),
+                      "subject": approvals_mod.approval_subject(a)}
+                     for a in approvals_mod.pending_approvals().order_by("requested_at")[:20]],
             overview=registry_overview(),
             significant=AuditEvent.objects.filter(significant=True).order_by("-seq")[:10],
-            reports=Report.objects.all()[:10],
+            reports=[{"report": r, "title": KINDS[r.kind].title if r.kind in KINDS else words.action_words(r.kind)}
+                     for r in Report.objects.all()[:10]],
             registries=ExclusionRegistry.objects.count(),
         )
         return ctx
@@ -387,8 +462,13 @@ class JobRetryView(StaffPermissionRequired, View):
             show_refusal(request, exc)
         else:
             messages.success(request, gettext("The job is sent again; it starts when a worker takes it."))
-        target = request.POST.get("next", "")
-        if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                               require_https=request.is_secure()):
-            target = "compliance:jobs"
-        return redirect(target)
+        return _back(request, "compliance:jobs")
+
+
+def _back(request, default: str):
+    """Back to the page the form came from (`next`, only on this site), else to `default`."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = default
+    return redirect(target)

@@ -223,6 +223,10 @@ LOTTERY_SETTLEMENT_CHUNK_LINES = env.int("LOTTERY_SETTLEMENT_CHUNK_LINES", defau
 # chunks with path B while path A counts, then write the winners, each its share of the chunks.
 # 1 reads and writes the chunks one after the other on the worker's own connection.
 LOTTERY_SETTLEMENT_WORKERS = env.int("LOTTERY_SETTLEMENT_WORKERS", default=2)
+# Processes that verify a batch of casino rounds on PostgreSQL (docs/casino-operations.md,
+# "Verification"): the job's own and CASINO_VERIFY_PROCESSES - 1 it forks, sharing the chunks. The
+# engines are Python: one process per core is what the work can use. 1 verifies in the job's process.
+CASINO_VERIFY_PROCESSES = env.int("CASINO_VERIFY_PROCESSES", default=2)
 # A payout at or above this many cents waits for its own approval by a second user after the
 # settlement's approval (large wins get a second look before the money moves).
 LOTTERY_LARGE_WIN_CENTS = env.int("LOTTERY_LARGE_WIN_CENTS", default=10_000_000)

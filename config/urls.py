@@ -91,4 +91,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler403 = "config.views.permission_denied"
 handler404 = "config.views.page_not_found"

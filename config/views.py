@@ -1,21 +1,25 @@
-"""Project-wide pages: the dashboard and the health probe."""
+"""Project-wide pages: the dashboard, the health probe and the error pages."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpResponseForbidden, JsonResponse
+from django.template import loader
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
-from compliance.access import StaffPermissionRequired
+from compliance.access import StaffPermissionRequired, required_permissions
 from compliance.jobs import live_processes
 from compliance.models import AuditEvent
+from compliance.queues import request_work
+from compliance.roles import role_label
 
-from .navigation import entries_for
+from .navigation import SECTIONS, entries_for
 
 
 class DashboardView(StaffPermissionRequired, TemplateView):
@@ -25,7 +29,11 @@ class DashboardView(StaffPermissionRequired, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         user = self.request.user
-        ctx["tiles"] = [e for e in entries_for(user) if e["url_name"] != "dashboard"]
+        work = request_work(self.request, SECTIONS)
+        # The work queue first (what waits for this user now), then the pages the role may open.
+        ctx["work"] = work.queues
+        ctx["work_total"] = work.total
+        ctx["tiles"] = [e for e in entries_for(user, work.counts) if e["url_name"] != "dashboard"]
         if user.has_perm("compliance.view_auditevent"):
             ctx["recent_significant"] = AuditEvent.objects.filter(significant=True).order_by("-seq")[:10]
             ctx["recent_events"] = AuditEvent.objects.order_by("-seq")[:10]
@@ -92,3 +100,27 @@ def page_not_found(request, exception):
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "not_found", "detail": _("Not found.")}, status=404)
     return defaults.page_not_found(request, exception)
+
+
+def _roles_holding(perms: tuple[str, ...]) -> list[str]:
+    """The roles (in the reader's language) whose group holds every one of `perms`."""
+    groups = Group.objects.all()
+    for perm in perms:
+        if "." not in perm:
+            return []
+        app_label, codename = perm.split(".", 1)
+        groups = groups.filter(permissions__content_type__app_label=app_label, permissions__codename=codename)
+    return sorted(str(role_label(name)) for name in groups.distinct().values_list("name", flat=True))
+
+
+def permission_denied(request, exception):
+    """403 in the staff layout: what the page needs (the roles that hold its permission), what the user
+    holds, and the way back; the API's error shape under /api/."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "permission_denied",
+                             "detail": _("You do not have permission to perform this action.")}, status=403)
+    match = request.resolver_match
+    view = match and (getattr(match.func, "view_class", None) or getattr(match.func, "cls", None))
+    needed = _roles_holding(required_permissions(view)) if view else []
+    template = loader.get_template("403.html")
+    return HttpResponseForbidden(template.render({"needed_roles": needed}, request))

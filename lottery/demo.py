@@ -61,7 +61,8 @@ def seed(stdout=None) -> None:
         if existing:
             return existing, False
         draw = draw_schedule(actor=ACTOR, game=game, number=number, sales_open_at=close - dt.timedelta(days=6),
-                             sales_close_at=close, draw_at=close + dt.timedelta(minutes=45), jackpot_cents=jackpot)
+                             sales_close_at=close, draw_at=close + dt.timedelta(minutes=45), jackpot_cents=jackpot,
+                             now=min(now, close - dt.timedelta(days=6)))  # planned before its sales opened
         made.append(str(draw))
         return draw, True
 

@@ -170,12 +170,13 @@ class ResultForm(forms.Form):
     city = forms.CharField(label=_("City"), max_length=100)
     number = forms.IntegerField(label=_("Number"), min_value=0, max_value=PICK_MAX)
 
-    def __init__(self, *args, game: str | None = None, **kwargs):
+    def __init__(self, *args, game: str | None = None, params: dict | None = None, **kwargs):
+        """`params`: the draw's rule version, which says the expected format of the numbers."""
         super().__init__(*args, **kwargs)
         spec = registry.find(game) if game is not None else registry.all()[0]
         keep = set(spec.codec.result_fields) if spec is not None else {"numbers"}
-        if spec is not None and spec.codec.result_help:
-            self.fields["numbers"].help_text = spec.codec.result_help
+        if spec is not None and (hint := spec.codec.result_format_help(params)):
+            self.fields["numbers"].help_text = hint
         for name in list(self.fields):
             if name not in keep and name in RESULT_FIELDS:
                 del self.fields[name]
@@ -219,22 +220,60 @@ class JackpotForm(forms.Form):
 
 
 class CentralInputsForm(forms.Form):
-    figures = forms.CharField(
-        label=_("Central system figures (JSON)"),
-        widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false", "class": "mono"}),
-        help_text=_('For example {"common_pools": {"1": "1500000.00", "2": "250000.00"}}.'),
-    )
+    """The multinational central system's figures of one round, one field each, as the draw's rule
+    version asks for them (no JSON to type): the prize pool when the shares are of a prize pool, a
+    common pool per common class, and a prize and winners per class imported from the central system.
+    `cleaned_figures()` is what `draw_set_central_inputs` takes (`common_pools`, `central`, `prize_pool`)."""
 
-    def clean_figures(self):
-        try:
-            data = json.loads(self.cleaned_data["figures"])
-        except json.JSONDecodeError as exc:
-            raise forms.ValidationError(_("Not valid JSON: %(msg)s"), params={"msg": exc.msg})
-        except ValueError:  # a number of more than 4,300 digits
-            raise forms.ValidationError(_("Not valid JSON: a number is too long.")) from None
-        if not isinstance(data, dict):
-            raise forms.ValidationError(_("The figures must be a JSON object."))
+    def __init__(self, *args, params: dict | None = None, initial_figures: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        params = params or {}
+        figures = initial_figures or {}
+        self.layout: list[tuple[str, tuple]] = []  # field name -> where its value goes in the figures
+        if params.get("base") == "prize_pool":
+            self._money("prize_pool", ("prize_pool",), _("Prize pool of the round (€)"), figures.get("prize_pool"))
+        for cls in params.get("classes") or []:
+            key = str(cls.get("class"))
+            if cls.get("kind") == "common":
+                self._money(f"common_{key}", ("common_pools", key),
+                            _("Class %(key)s: common pool (€)") % {"key": key},
+                            (figures.get("common_pools") or {}).get(key))
+            if cls.get("importable"):
+                central = (figures.get("central") or {}).get(key) or {}
+                self._money(f"central_{key}_prize", ("central", key, "prize"),
+                            _("Class %(key)s: prize from the central system (€)") % {"key": key}, central.get("prize"))
+                self.fields[f"central_{key}_winners"] = forms.IntegerField(
+                    label=_("Class %(key)s: winners in all countries") % {"key": key}, required=False, min_value=0,
+                    max_value=MAX_COUNT, initial=central.get("winners"))
+                self.layout.append((f"central_{key}_winners", ("central", key, "winners")))
+
+    def _money(self, name: str, path: tuple, label, initial) -> None:
+        self.fields[name] = forms.DecimalField(label=label, required=False, min_value=0, max_digits=AMOUNT_DIGITS,
+                                               decimal_places=2, initial=initial)
+        self.layout.append((name, path))
+
+    def clean(self):
+        data = super().clean()
+        for name, path in self.layout:
+            if path[0] == "central" and path[2] == "winners" and data.get(name) is not None \
+                    and data.get(f"central_{path[1]}_prize") is None:
+                self.add_error(f"central_{path[1]}_prize", _("Give the prize of the class with its winners."))
         return data
+
+    def cleaned_figures(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, path in self.layout:
+            value = self.cleaned_data.get(name)
+            if value is None:
+                continue
+            value = str(value) if isinstance(value, Decimal) else value
+            if path[0] == "central" and path[2] == "winners" and path[1] not in out.get("central", {}):
+                continue  # winners without a prize: refused in clean()
+            target = out
+            for step in path[:-1]:
+                target = target.setdefault(step, {})
+            target[path[-1]] = value
+        return out
 
 
 class RetailImportForm(forms.Form):
@@ -251,7 +290,7 @@ class WinnerFilterForm(forms.Form):
     )
     min_prize = forms.DecimalField(label=_("Prize at least (€)"), required=False, min_value=0, max_digits=AMOUNT_DIGITS, decimal_places=2)
     ticket = forms.CharField(label=_("Ticket"), required=False, max_length=100,
-                             help_text=_("A retail ticket, or channel:reference for an online wager."))
+                             help_text=_("A retail ticket or part of it, or channel:reference for an online wager."))
     order = forms.ChoiceField(label=_("Order"), required=False,
                               choices=[("line", _("by line")), ("prize", _("largest prize first"))])
 

@@ -9,7 +9,7 @@ from compliance import roles
 from compliance.navigation import NavEntry
 from compliance.plugins import register_app
 
-from . import demo
+from . import approval_words, demo, work
 from .reports import DRAW_PAYOUT, LARGE_WINS
 
 PRIZE_RULES = ["lottery.view_ruleset", "lottery.use_prize_calculator"]
@@ -47,5 +47,6 @@ NAVIGATION = [
 def register() -> None:
     # The demo draws are settled and paid by the demo staff, who exist before any seeder runs; the
     # demo players play no lottery, so the lottery's demo needs no other app's.
+    approval_words.register()
     register_app("lottery", grants=GRANTS, navigation=NAVIGATION, report_kinds=(DRAW_PAYOUT, LARGE_WINS),
-                 demo=demo.seed)
+                 demo=demo.seed, queues=work.QUEUES, approval_phrases=work.APPROVAL_PHRASES)

@@ -25,6 +25,7 @@ from players.models import Player
 
 from .games.registry import result_text
 from .models import RETAIL, Draw, Game, Payout, RunState, SettlementRun, TierResult, Wager, Winning
+from .selectors import payout_state_code
 from .services.payouts import large_win_cents
 
 # Payout states of the winners list that are not Payout.State values: the settlement is not yet
@@ -62,6 +63,11 @@ def state_label(code: str) -> str:
         "superseded": _("superseded"),
         UNAPPROVED: _("awaiting approval"),
         UNCHANGED: _("unchanged (paid before)"),
+        # Negative payouts (lottery.selectors.payout_state_code): a correction lowered or removed the prize.
+        "recovery_retail": _("recovery: to be recovered by the retail channel"),
+        "recovered": _("recovery: debited from the game account"),
+        "recovery_due": _("recovery: due"),
+        "recovery_failed": _("recovery: failed"),
     }.get(code, code))
 
 
@@ -159,7 +165,7 @@ def draw_payout_build(params: dict) -> ReportData:
     users = _users({p["approved_by_id"] for p in payouts.values() if p["approved_by_id"]})
     by_state: dict[str, list[int]] = {}
     for p in payouts.values():
-        n_total = by_state.setdefault(p["state"], [0, 0])
+        n_total = by_state.setdefault(payout_state_code(p["state"], p["amount_cents"]), [0, 0])
         n_total[0] += 1
         n_total[1] += p["amount_cents"]
     large = sorted(
@@ -170,7 +176,7 @@ def draw_payout_build(params: dict) -> ReportData:
     tickets = {r["line"]: (r["ticket"], r["player"]) for r in rows} if large else {}
     large_wins = [{
         "line": p["line_id"], "ticket": tickets.get(p["line_id"], ("", ""))[0], "player": p["player_id"] or "",
-        "amount_cents": p["amount_cents"], "state": state_label(p["state"]),
+        "amount_cents": p["amount_cents"], "state": state_label(payout_state_code(p["state"], p["amount_cents"])),
         "approved_by": who(users.get(p["approved_by_id"])), "approved_at": local(p["approved_at"]),
     } for p in large]
 
@@ -213,6 +219,11 @@ def draw_payout_build(params: dict) -> ReportData:
             "state": a.get_state_display(),
         } for a in approvals],
         "prizes_total_cents": prizes_total,
+        # The winners of this version; the lines an earlier version paid that win nothing now are
+        # listed too (their recoveries), but they are no winners (issue 18: "Winners: 98" for 78).
+        "winners_count": len(winning_lines),
+        "no_longer_winning": len(gone),
+        "recovered_cents": sum(p["amount_cents"] for p in gone),
         "as_of": local(as_of),
     }
     csv_rows = [{"record": "class", **c} for c in classes]
@@ -224,7 +235,7 @@ def draw_payout_build(params: dict) -> ReportData:
 
 def _winner_row(run, line_id, ticket, player_id, class_no, boosted, prize, payout) -> dict:
     if payout is not None:
-        amount, state = payout["amount_cents"], payout["state"]
+        amount, state = payout["amount_cents"], payout_state_code(payout["state"], payout["amount_cents"])
     else:
         amount, state = "", (UNCHANGED if run.approved_at else UNAPPROVED)
     return {"line": line_id, "ticket": ticket, "player": player_id or "", "class": class_no,

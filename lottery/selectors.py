@@ -10,7 +10,7 @@ from django.db.models import Q
 from compliance.models import Approval
 
 from .approval_kinds import CORRECTION_KIND, LARGE_WIN_KIND, PAYOUT_KIND, RESULT_KIND
-from .models import RETAIL, Draw, Line, RuleSet, RunState, SettlementRun, TierResult, Wager, Winning
+from .models import RETAIL, Draw, Line, Payout, RuleSet, RunState, SettlementRun, TierResult, Wager, Winning
 from .rules.errors import RoundInputError
 from .rules.jsonio import calculate_round
 from .rules.rulesets import GAMES
@@ -85,6 +85,18 @@ def current_run(draw):
     )
 
 
+PARTIAL_TICKETS = 500  # wagers a partial ticket reference may name on one page's look-up
+
+
+def payout_state_code(state: str, amount_cents: int) -> str:
+    """A payout's state for the listings: a negative amount (a correction lowered or removed the prize)
+    is a recovery, never "retail: point of sale" or "paid"."""
+    if amount_cents is not None and amount_cents < 0:
+        return {"retail": "recovery_retail", "paid": "recovered"}.get(state, "recovery_" + state
+                                                                     if state in ("due", "failed") else state)
+    return state
+
+
 @dataclass(frozen=True)
 class WinnerFilter:
     class_no: int | None = None
@@ -113,6 +125,13 @@ def winners_page(run, flt: WinnerFilter, *, after: str | None = None, limit: int
         # of those lines ((run, line) index): no scan of the run's winnings.
         channel, _, reference = flt.ticket.rpartition(":") if ":" in flt.ticket else (RETAIL, "", flt.ticket)
         wager_ids = list(Wager.objects.filter(channel=channel, reference=reference).values_list("pk", flat=True))
+        if not wager_ids:
+            # Part of a reference ("A12" for "A1234"): the draw's wagers whose reference holds it, any
+            # channel (a scan of the draw's wagers, only when the exact look-up found nothing).
+            partial = Wager.objects.filter(draw_id=run.draw_id, reference__icontains=reference)
+            if ":" in flt.ticket:
+                partial = partial.filter(channel__icontains=channel)
+            wager_ids = list(partial.values_list("pk", flat=True)[:PARTIAL_TICKETS])
         line_ids = list(Line.objects.filter(wager_id__in=wager_ids, draw_id=run.draw_id).values_list("pk", flat=True))
         qs = qs.filter(line_id__in=line_ids)
     if flt.order == "prize":
@@ -132,9 +151,15 @@ def winners_page(run, flt: WinnerFilter, *, after: str | None = None, limit: int
              .values("id", "main_mask", "extra_mask", "plus", "flags", "stake_cents", "addon_cents")}
     wagers = {x["id"]: x for x in Wager.objects.filter(pk__in={r["wager_id"] for r in rows})
               .values("id", "reference", "channel", "player_id", "retail_terminal")}
+    payouts = {p["line_id"]: p for p in Payout.objects.filter(run=run, line_id__in=[r["line_id"] for r in rows])
+               .values("line_id", "state", "amount_cents")}
     for r in rows:
         r["line"] = lines.get(r["line_id"], {})
         r["wager"] = wagers.get(r["wager_id"], {})
+        payout = payouts.get(r["line_id"])
+        r["payout_cents"] = payout["amount_cents"] if payout else None
+        r["payout_state"] = payout_state_code(payout["state"], payout["amount_cents"]) if payout else (
+            "unchanged" if run.approved_at else "unapproved")
     cursor = None
     if more and rows:
         last = rows[-1]

@@ -25,6 +25,7 @@ urlpatterns = [
     path("draws/<id:pk>/result/", draw_views.EnterResultView.as_view(), name="draw-enter"),
     path("draws/<id:pk>/result/confirm/", draw_views.ConfirmResultView.as_view(), name="draw-confirm"),
     path("draws/<id:pk>/result/reject/", draw_views.RejectResultView.as_view(), name="draw-reject"),
+    path("draws/<id:pk>/result/withdraw/", draw_views.WithdrawResultView.as_view(), name="draw-withdraw"),
     path("draws/<id:pk>/cancel/", draw_views.CancelDrawView.as_view(), name="draw-cancel"),
     path("draws/<id:pk>/correction/request/", draw_views.CorrectionRequestView.as_view(), name="draw-correct"),
     path("draws/<id:pk>/correction/confirm/", draw_views.CorrectionConfirmView.as_view(), name="draw-correction-confirm"),

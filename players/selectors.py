@@ -207,3 +207,27 @@ def player_status(player: Player, now: dt.datetime) -> dict:
         "pending_limits": list(pending_player_limits(player, now)),
         "open_session": sessions[0] if sessions else None,
     }
+
+
+@dataclass
+class Protection:
+    """A person's standing at a glance (the top of the player page, a decision about them): every
+    register entry and operator ban in force that names them, their self-exclusion, the limits in
+    force. `barred`: they may not play now."""
+
+    entries: list
+    self_exclusion: SelfExclusion | None
+    limits: list[EffectiveLimit]
+
+    @property
+    def barred(self) -> bool:
+        return bool(self.entries) or self.self_exclusion is not None
+
+
+def person_protection(person: Person, now: dt.datetime, player: Player | None = None) -> Protection:
+    from compliance.selectors import entries_in_force
+
+    entries = entries_in_force(identifier_hash=person.national_id_hash, name_normalised=person.name_normalised,
+                               birth_date=person.birth_date, now=now, jurisdiction=person.jurisdiction)
+    limits = [lim for lim in effective_limits(player, now) if lim.value is not None] if player is not None else []
+    return Protection(entries=entries, self_exclusion=active_self_exclusion(person, now), limits=limits)

@@ -34,7 +34,7 @@ from compliance.identity import decrypt_identifier, encrypt_identifier, identifi
 from compliance.models import Approval, AuditEvent
 from compliance.money import format_cents
 
-from . import rules
+from . import approval_words, rules
 from .errors import Conflict, InvalidRequest, PlayerError, Refused
 from .models import (
     RESERVED_CHANNEL_CODES,
@@ -1067,8 +1067,10 @@ def _payout_release_approved(approval: Approval, *, approver) -> None:
         raise ApprovalRefused(exc.template, code=exc.code, **exc.params) from None
 
 
-register_approval_handler(CHANNEL_PRIZE_KIND, _channel_prize_approved, permission="players.approve_channel_prize")
-register_approval_handler(PAYOUT_RELEASE_KIND, _payout_release_approved, permission="players.release_payout")
+register_approval_handler(CHANNEL_PRIZE_KIND, _channel_prize_approved, permission="players.approve_channel_prize",
+                          title=approval_words.CHANNEL_PRIZE_TITLE, describe=approval_words.describe_channel_prize)
+register_approval_handler(PAYOUT_RELEASE_KIND, _payout_release_approved, permission="players.release_payout",
+                          title=approval_words.PAYOUT_RELEASE_TITLE, describe=approval_words.describe_payout_release)
 # Controls (compliance.controls): changed in the admin by request, applied when a second person approves.
 register_control("players.channel", fields=("prize_limit_cents",), permission="players.approve_channel_prize")
 register_control("players.operatorlimit", fields=("kind", "period", "amount_cents", "minutes", "active"),

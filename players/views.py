@@ -9,12 +9,14 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
 from compliance.access import StaffPermissionRequired
+from compliance.confirm import confirmation_page, needs_confirmation
 from compliance.errors import DomainError
 from compliance.identity import encryption_available
 from compliance.models import AuditEvent, ScreeningDecision
@@ -93,14 +95,18 @@ class PlayerDetailView(StaffPermissionRequired, TemplateView):
             operator_limits=OperatorLimit.objects.all(),
             sessions=sessions,
             self_exclusion=selectors.active_self_exclusion(person, now),
+            protection=selectors.person_protection(person, now, player),
             self_exclusions=person.self_exclusions.all(),
             decisions=_decisions_shown(person),
             can_reveal=user.has_perm("players.reveal_identifier"),
             encryption_available=encryption_available(),
             can_verify=user.has_perm("players.verify_person"),
             can_release=user.has_perm("players.release_payout"),
-            verify_form=VerifyForm(),
+            # A refused form comes back as typed, its errors beside its fields (_detail_again).
+            verify_form=kwargs.get("verify_form") or VerifyForm(),
             payout_form=PayoutPaidForm(),
+            refused_payout=kwargs.get("refused_payout"),
+            refused_payout_form=kwargs.get("refused_payout_form"),
             revealed=kwargs.get("revealed"),
             operator_zone=settings.TIME_ZONE,
         )
@@ -142,6 +148,13 @@ class RevealIdentifierView(PlayerDetailView):
         return self.render_to_response(self.get_context_data(pk=pk, revealed={"value": revealed}))
 
 
+def _detail_again(request, pk: int, **forms):
+    """The player page again, with a refused form as it was typed (errors beside its fields)."""
+    page = PlayerDetailView()
+    page.setup(request, pk=pk)
+    return page.render_to_response(page.get_context_data(**forms))
+
+
 class VerifyPersonView(StaffPermissionRequired, View):
     permission_required = (*VIEW_PLAYERS, "players.verify_person")
     http_method_names = ["post"]
@@ -149,6 +162,17 @@ class VerifyPersonView(StaffPermissionRequired, View):
     def post(self, request, pk: int):
         player = get_object_or_404(Player.objects.select_related("person"), pk=pk)
         form = VerifyForm(request.POST)
+        if form.is_valid() and needs_confirmation(request):
+            person = player.person
+            name = f"{person.first_name} {person.last_name}"
+            return confirmation_page(
+                request, title=_("Record the identity of %(name)s as verified") % {"name": name},
+                consequence=_("Recording %(name)s (born %(birth)s) as verified by %(method)s lets them deposit and "
+                              "play; the verification stays in their record and cannot be taken back here.") % {
+                    "name": name, "birth": person.birth_date.isoformat() if person.birth_date else "–",
+                    "method": form.cleaned_data["method"]},
+                action_label=_("Yes, record it as verified"), back_url=reverse("players:detail", args=[pk]),
+                danger=False)
         if form.is_valid():
             services.person_verify(
                 actor=request.user,
@@ -158,9 +182,8 @@ class VerifyPersonView(StaffPermissionRequired, View):
                 request=request,
             )
             messages.success(request, _("Identity recorded as verified."))
-        else:
-            messages.error(request, _("Give the verification method."))
-        return redirect("players:detail", pk=pk)
+            return redirect("players:detail", pk=pk)
+        return _detail_again(request, pk, verify_form=form)
 
 
 class PayoutPaidView(StaffPermissionRequired, View):
@@ -170,9 +193,7 @@ class PayoutPaidView(StaffPermissionRequired, View):
     def post(self, request, pk: int):
         payout = get_object_or_404(PendingPayout.objects.select_related("account"), pk=pk)
         form = PayoutPaidForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, _("Give the bank reference of the payment."))
-        else:
+        if form.is_valid():
             try:
                 services.payout_release_request(
                     actor=request.user,
@@ -183,6 +204,7 @@ class PayoutPaidView(StaffPermissionRequired, View):
                 messages.success(
                     request, _("The payment is recorded; it counts as paid when a second person approves it.")
                 )
+                return redirect("players:detail", pk=payout.account.player_id)
             except DomainError as exc:
-                show_refusal(request, exc)
-        return redirect("players:detail", pk=payout.account.player_id)
+                show_refusal(request, exc, form)
+        return _detail_again(request, payout.account.player_id, refused_payout=payout.pk, refused_payout_form=form)

@@ -110,6 +110,23 @@ def _empty_cache():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the default language: a request with a language cookie or Accept-Language
+    leaves that language active in the worker's thread, and the next test on that worker would read
+    Finnish where it expects English."""
+    from django.conf import settings
+
+    if not settings.configured:  # the rules engine's tests without Django
+        yield
+        return
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def broker_down(monkeypatch):
     """Publishing fails as kombu does when the broker is unreachable; `.up()` brings it back."""

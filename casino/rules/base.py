@@ -160,6 +160,9 @@ class TableGame(Protocol):
     rulebook: str  # "000" (casino digest), "002" (RAY), "004" (Billionaire)
     game: str  # e.g. "roulette", "blackjack"
     variants: Mapping[str, Mapping[str, Any]]
+    #: The outcome's fields as staff enter them (`casino.rules.fields`: Field and Boxes), from which
+    #: the round-check page builds its form.
+    outcome_fields: tuple[Any, ...]
 
     def limit_class(self, bet: Bet, variant: Mapping[str, Any]) -> str:
         """The stake-limit class of a bet (e.g. `roulette_inside_1`, `card_box`, `dice_bet`)."""
@@ -176,6 +179,13 @@ class TableGame(Protocol):
     # call bet: splits, streets, corners) defines ``valid_stake(bet, variant, limit_of) -> Decimal``;
     # ``limit_of(cls)`` gives a class's maximum (None: no limit). settle_round then uses it instead
     # of ``limit_class``.
+    #
+    # Optional: ``settles_bets_alone = True`` declares that the engine settles every bet on its own:
+    # ``parse_bets``, the stake limit and ``settle`` of a bet read neither the other bets nor the bet's
+    # ``box`` and ``player`` (which only group winnings under the win cap), so a bet's result in a round
+    # is the result of the same bet settled as a round of its own, as long as the cap takes nothing.
+    # Verification then asks the engine bet by bet (casino.games.spec); tests/casino/test_bet_alone.py
+    # holds every engine that declares it to that, exhaustively for roulette.
 
 
 @dataclass(frozen=True)

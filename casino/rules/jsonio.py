@@ -23,6 +23,7 @@ from .venues import venue_from_json
 
 BET_KEYS = {"type", "stake", "box", "player", "player_age"}
 ROUND_KEYS = {"kind", "rulebook", "venue", "game", "variant", "bets", "outcome", "rules"}
+MAX_BETS = 500  # bets in one round
 
 #: Other kinds register here (complaint deadlines, poker hands, ...): kind -> function(doc) -> answer.
 KINDS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {}
@@ -41,7 +42,8 @@ def compute(doc: Any) -> dict[str, Any]:
     raise EngineError("kind", f"{kind!r} is not one of: {', '.join(['round', *sorted(KINDS)])}")
 
 
-def _bet(index: int, raw: Any) -> Bet:
+def parse_bet(index: int, raw: Any) -> Bet:
+    """One bet of the JSON round (`bets[index]`), checked."""
     where = f"bets[{index}]"
     if not isinstance(raw, Mapping):
         raise EngineError(where, "a bet is a JSON object with `type` and `stake`")
@@ -80,9 +82,9 @@ def parse_round(doc: Mapping[str, Any]):
     raw_bets = require(doc, "bets", "")
     if not isinstance(raw_bets, list) or not raw_bets:
         raise EngineError("bets", "a non-empty list of bets")
-    if len(raw_bets) > 500:
+    if len(raw_bets) > MAX_BETS:
         raise EngineError("bets", "at most 500 bets in one round")
-    bets = [_bet(i, b) for i, b in enumerate(raw_bets)]
+    bets = [parse_bet(i, b) for i, b in enumerate(raw_bets)]
     outcome = require(doc, "outcome", "")
     if not isinstance(outcome, Mapping):
         raise EngineError("outcome", "what the table produced: a JSON object")

@@ -12,6 +12,8 @@ import pkgutil
 from functools import cache
 
 PACKAGES = ("casino.rules.poker", "casino.rules.machines")
+#: Single modules that register kinds (complaint deadlines).
+MODULES = ("casino.rules.complaints",)
 
 
 @cache
@@ -21,3 +23,5 @@ def load() -> None:
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
                 importlib.import_module(f"{name}.{info.name}")
+    for name in MODULES:
+        importlib.import_module(name)

@@ -183,9 +183,12 @@ def screening_refusals(params: dict, codes: tuple[str, ...]):
             if r.get("code") in codes:
                 yield d, r
 
+NOT_REGISTERED = "(not registered)"  # the CSV's value; the PDF says it in the report's language
+
+
 def exclusion_hits_rows(params: dict) -> list[dict]:
     return [
-        {"time": local(d.created_at), "action": d.action, "person": person_label(d.person) or "(not registered)",
+        {"time": local(d.created_at), "action": d.action, "person": person_label(d.person) or NOT_REGISTERED,
          "code": r["code"], "registry": r.get("registry", ""), "asked_by": d.actor_repr, "decision": d.pk}
         for d, r in screening_refusals(params, EXCLUSION_CODES)
     ]
@@ -198,19 +201,45 @@ def audit_extract_fields() -> dict[str, forms.Field]:
     }
 
 
+def audit_extract_cell(key: str, value: Any) -> str:
+    """The audit extract's PDF cell: "yes" of the significant column in the report's language."""
+    if key == "significant":
+        return str(_("yes")) if value else ""
+    return pdf_cell(key, value)
+
+
+# The exclusion hits' reasons in the PDF (the CSV keeps the codes).
+EXCLUSION_REASONS = {
+    "registry_excluded": _("on an exclusion register"),
+    "self_excluded": _("self-excluded"),
+    "registry_unavailable": _("register could not be checked"),
+}
+
+
+def exclusion_hits_cell(key: str, value: Any) -> str:
+    """The exclusion hits' PDF cell: the action and the reason in words of the report's language."""
+    if key == "action":
+        return str(ScreeningDecision.Action(value).label) if value in ScreeningDecision.Action.values else str(value)
+    if key == "code":
+        return str(EXCLUSION_REASONS.get(value, value))
+    if key == "person" and value == NOT_REGISTERED:
+        return str(_("(not registered)"))
+    return pdf_cell(key, value)
+
+
 AUDIT_EXTRACT = ReportKind(
-    "audit_extract", _("Audit extract"), "2", "compliance/reports/audit_extract.html",
+    "audit_extract", _("Audit extract"), "3", "compliance/reports/audit_extract.html",
     (("seq", _("No.")), ("time", _("Time")), ("actor", _("Actor")), ("action", _("Action")),
      ("object", _("Object")), ("object_repr", _("Description")), ("approver", _("Approver")),
      ("significant", _("Significant")), ("hash", _("Hash"))),
     audit_extract_rows, ("actor", "object_type", "object_id"), (7, 19, 20, 26, 26, 40, 12, 3, 16),
-    build=audit_extract_data, form_fields=audit_extract_fields,
+    build=audit_extract_data, form_fields=audit_extract_fields, cell=audit_extract_cell,
 )
 EXCLUSION_HITS = ReportKind(
-    "exclusion_hits", _("Exclusion hits"), "1", "compliance/reports/table.html",
+    "exclusion_hits", _("Exclusion hits"), "2", "compliance/reports/table.html",
     (("time", _("Time")), ("action", _("Action")), ("person", _("Person")), ("code", _("Reason")),
      ("registry", _("Register")), ("asked_by", _("Asked by")), ("decision", _("Decision"))),
-    exclusion_hits_rows, (), (19, 10, 34, 20, 34, 20, 10),
+    exclusion_hits_rows, (), (19, 10, 34, 20, 34, 20, 10), cell=exclusion_hits_cell,
 )
 
 # The registry: key -> kind, in registration order (the reports page offers them in this order).

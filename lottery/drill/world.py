@@ -128,7 +128,8 @@ def build_world(spec: WorldSpec, *, index: int, staff: tuple, base: dt.datetime)
         number = (Draw.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first() or 0) + 1
         draw = services.draw_schedule(actor=DRILL_ACTOR, game=game, number=number, sales_open_at=opens,
                                       sales_close_at=opens + dt.timedelta(hours=3),
-                                      draw_at=opens + dt.timedelta(hours=3, minutes=5), jackpot_cents=JACKPOT_CENTS)
+                                      draw_at=opens + dt.timedelta(hours=3, minutes=5), jackpot_cents=JACKPOT_CENTS,
+                                      now=opens)
         services.draw_open_sales(actor=DRILL_ACTOR, draw=draw, now=opens)
         sessions = []
         for p in range(spec.players):

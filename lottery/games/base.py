@@ -244,6 +244,11 @@ class GameCodec:
     #: The help text of the result form's ``numbers`` field (None: the form's own).
     result_help: Any = gettext_lazy("The drawn numbers, separated by spaces.")
 
+    def result_format_help(self, params: Mapping[str, Any] | None) -> Any:
+        """What the result form's ``numbers`` field expects under the draw's rule version (`params`),
+        shown beside the field (None: the form's own text)."""
+        return self.result_help
+
     @property
     def canonical_fields(self) -> tuple[str, ...]:
         """The keys of a stored (canonical) result."""

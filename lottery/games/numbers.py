@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
+from compliance.errors import lazy_format
+
 from ..formats import NUMBER_HEADER, LineFormat, ParsedLine, ParsedResult, result_int, result_ints
 from ..matching import Combo, number_check_cells, number_ruleset_cells
 from ..rules.bitmask import mask_to_picks
@@ -61,6 +65,16 @@ class NumberCodec(GameCodec):
         raise NotImplementedError
 
     # -- results ------------------------------------------------------------------------------------
+    def result_format_help(self, params):
+        """"7 different numbers from 1 to 40, separated by spaces, e.g. 1 2 3 4 5 6 7." from the rule
+        version's format."""
+        if not params:
+            return self.result_help
+        f = self.line_format(params)
+        return lazy_format(
+            gettext_lazy("%(count)s different numbers from 1 to %(max)s, separated by spaces, e.g. %(example)s."),
+            count=f.main_count, max=f.main_max, example=" ".join(str(n) for n in range(1, f.main_count + 1)))
+
     def parse_result(self, params, data) -> ParsedResult:
         name = self.name
 

@@ -18,6 +18,7 @@ from .draws import (
     result_confirm,
     result_enter,
     result_reject,
+    result_withdraw,
 )
 from .errors import DrawError, DrawInputError, DrawStateError, FourEyesError
 from .payouts import pay_draw, pay_refunds, payout_approve_large, payouts_retry, settlement_approve
@@ -58,6 +59,7 @@ __all__ = [
     "result_confirm",
     "result_enter",
     "result_reject",
+    "result_withdraw",
     "ruleset_check_tables",
     "ruleset_publish",
     "settlement_approve",

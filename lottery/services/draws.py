@@ -44,6 +44,7 @@ from compliance.jobs import job_enqueue
 from compliance.models import Approval
 from compliance.money import format_cents
 
+from .. import approval_words
 from ..approval_kinds import CORRECTION_KIND, LARGE_WIN_KIND, PAYOUT_KIND, RESULT_KIND
 from ..formats import UnsupportedGame
 from ..games import registry
@@ -74,6 +75,8 @@ CORRECTABLE = (S.RESULT_CONFIRMED, S.SETTLED, S.APPROVED, S.PAID, S.CORRECTED)
 NO_JACKPOT = _("%(game)s has no jackpot: rule version %(ruleset)s pays no jackpot class.")
 ENTERED_IT = _("You entered this result of %(draw)s; a different user must confirm it (four-eyes rule).")
 REQUESTED_IT = _("You requested this correction of %(draw)s; a different user must confirm it.")
+SALES_OVER = _("The sales period is already over (sales closed at %(time)s): a draw is scheduled with a sales "
+               "close time in the future.")
 NO_CORRECTION = _("No correction of %(draw)s is awaiting confirmation.")
 
 
@@ -246,10 +249,15 @@ def draw_schedule(
     jackpot_cents: int | None = None,
     ruleset=None,
     main_draw: Draw | None = None,
+    now: dt.datetime | None = None,
     request=None,
 ) -> Draw:
     """Plan a draw. The rule version defaults to the one in force on the draw date (operator's zone);
-    an add-on draw is linked to the main draw whose sales close at the same time (§2)."""
+    an add-on draw is linked to the main draw whose sales close at the same time (§2).
+
+    A draw whose sales period is already over at `now` is refused: it could never open for sales and
+    would wait in "planned" for ever. `now` is the scheduling time (default: the clock); the demo,
+    the benchmarks and the fault drill, which build draws of the past, pass the time they were planned."""
 
     if not isinstance(game, Game):
         game = Game.objects.filter(code=game).first()
@@ -261,6 +269,10 @@ def draw_schedule(
             raise DrawInputError(_("%(name)s must be a date and time with its zone."), name=name)
     if not sales_open_at < sales_close_at <= draw_at:
         raise DrawInputError(_("Sales must open before they close, and close no later than the draw."))
+    now = now or timezone.now()
+    if sales_close_at <= now:
+        over = lazy_format(SALES_OVER, time=_local(sales_close_at))
+        raise DrawInputError(SALES_OVER, time=_local(sales_close_at), fields={"sales_close_at": [over]})
     if number is None or not 1 <= int(number) <= INT_MAX:
         raise DrawInputError(_("The draw number must be a whole number from 1 to %(max)s."), max=f"{INT_MAX:,}")
     _check_jackpot_bounds(jackpot_cents)
@@ -379,7 +391,8 @@ def _jackpot_approved(approval, *, approver) -> None:
         raise ApprovalRefused(exc.template, code=exc.code, status=exc.status, **exc.params) from None
 
 
-register_approval_handler(JACKPOT_KIND, _jackpot_approved, permission="lottery.manage_draw")
+register_approval_handler(JACKPOT_KIND, _jackpot_approved, permission="lottery.manage_draw",
+                          title=approval_words.JACKPOT_TITLE, describe=approval_words.describe_jackpot)
 
 
 CENTRAL_KEYS = ("common_pools", "central", "prize_pool")
@@ -553,6 +566,22 @@ def result_reject(*, actor, draw: Draw, reason: str = "", now: dt.datetime | Non
     return DrawResult.objects.get(pk=result.pk)
 
 
+def result_withdraw(*, actor, draw: Draw, reason: str = "", now: dt.datetime | None = None,
+                    request=None) -> DrawResult:
+    """The person who entered a result withdraws it before it is confirmed (a typing mistake they saw
+    themselves): their four-eyes request is cancelled, the result is rejected and the draw is closed
+    again, awaiting its result (audited as `approval.cancelled` and `lottery.result_withdrawn`). Only
+    the enterer, and only while the result waits for confirmation."""
+    user = staff_person(actor, _("Withdrawing a result"))
+    draw, result = _entered_result(draw, _("withdrawing the entered result"))
+    if result.entered_by_id != user.pk:
+        raise FourEyesError(_("Only the person who entered the result of %(draw)s can withdraw it; a checker "
+                              "rejects it instead."), draw=str(draw))
+    approval = pending_approval(RESULT_KIND, result, lazy_format(_("the result of %(draw)s"), draw=str(draw)))
+    _withdraw(approval, actor=user, note=reason, now=now, request=request)
+    return DrawResult.objects.get(pk=result.pk)
+
+
 def _reject_or_withdraw(approval, user, reason: str, now, request) -> None:
     """Its requester withdraws a pending request; anyone else (the checker) rejects it."""
     if approval.requested_by_id == user.pk:
@@ -612,7 +641,8 @@ def _result_rejected(approval: Approval, *, approver=None, actor=None) -> None:
     result.rejected_at = approval.decided_at
     result.reason = approval.note
     result.save(update_fields=["status", "rejected_by", "rejected_at", "reason"])
-    _transition(draw, S.CLOSED, actor=requester(approval), approver=approver, action="lottery.result_rejected",
+    _transition(draw, S.CLOSED, actor=requester(approval), approver=approver,
+                action="lottery.result_rejected" if approver is not None else "lottery.result_withdrawn",
                 data={"version": result.version, "reason": approval.note, "approval": approval.pk,
                       "rejected_by": who.get_username(), "withdrawn": approver is None})
 
@@ -856,6 +886,8 @@ def _withdraw(approval: Approval, *, actor, note: str = "", now=None, request=No
 
 
 register_approval_handler(RESULT_KIND, _result_approved, on_reject=_result_rejected, on_cancel=_result_rejected,
-                          permission="lottery.confirm_result", link=draw_link)
+                          permission="lottery.confirm_result", link=draw_link,
+                          title=approval_words.RESULT_TITLE, describe=approval_words.describe_result)
 register_approval_handler(CORRECTION_KIND, _correction_approved, on_reject=_correction_rejected,
-                          on_cancel=_correction_rejected, permission="lottery.correct_result", link=draw_link)
+                          on_cancel=_correction_rejected, permission="lottery.correct_result", link=draw_link,
+                          title=approval_words.CORRECTION_TITLE, describe=approval_words.describe_correction)

@@ -35,6 +35,7 @@ from players import services as player_services
 from players.errors import PlayerError
 from players.models import GameAccount
 
+from .. import approval_words
 from ..approval_kinds import LARGE_WIN_KIND, PAYOUT_KIND
 from ..models import Draw, DrawState, Payout, RunState, SettlementRun, WagerRefund
 from .draws import (
@@ -354,11 +355,13 @@ def payouts_retry(*, actor, draw: Draw, request=None) -> int:
 
 register_approval_handler(
     PAYOUT_KIND, _settlement_approved, permission="lottery.approve_settlement", link=draw_link,
+    title=approval_words.PAYOUT_TITLE, describe=approval_words.describe_payout,
     rejection_refused=_("A settlement is not rejected: if its result is wrong, request a correction (§27); "
                         "until then its approval for payout stays pending."),
 )
 register_approval_handler(
     LARGE_WIN_KIND, _large_win_approved, permission="lottery.approve_large_win", link=draw_link,
+    title=approval_words.LARGE_WIN_TITLE, describe=approval_words.describe_large_win,
     rejection_refused=_("A large win is not rejected: it stays held until a second person approves it or a "
                         "correction of the result replaces it."),
 )

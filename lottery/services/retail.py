@@ -142,8 +142,9 @@ class Report:
 
     @classmethod
     def refusal(cls, row: int, template, **params) -> Report:
-        """The report of a file refused as a whole: one entry, one problem."""
-        report = cls(bad_rows=1)
+        """The report of a file refused as a whole: one entry, one problem. Row 0 is the file itself
+        (already imported, the draw takes no files): that is no bad row, and the page says so."""
+        report = cls(bad_rows=1 if row else 0)
         report.entries.append(_entry(row, "", Problems.of(template, **params)))
         return report
 

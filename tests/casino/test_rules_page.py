@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 
+import pytest
 from django.utils import timezone
 
 from casino import services
@@ -36,8 +37,17 @@ def test_rules_page_shows_a_later_version_as_next_not_in_force(staff_client, pub
 def test_version_page_shows_the_exact_edge_of_every_bet(staff_client, published):
     version = CasinoRuleVersion.objects.get(rulebook="000", game="roulette", variant=SINGLE)
     body = staff_client(roles.OPERATOR).get(f"/casino/rules/{version.pk}/").content.decode()
-    assert '<tr data-bet="straight"><td>straight</td><td class="num edge">2.702702</td>' in body
+    assert '<tr data-bet="straight"><td class="mono">straight</td><td class="num edge">2.702702</td>' in body
     assert "1/37" in body and "payouts.straight" in body
+
+
+@pytest.mark.parametrize("language,shown", [("fi", "2,702702"), ("sv", "2,702702"), ("en", "2.702702")])
+def test_version_page_writes_the_edge_with_the_readers_decimal_separator(staff_client, published, language, shown):
+    version = CasinoRuleVersion.objects.get(rulebook="000", game="roulette", variant=SINGLE)
+    client = staff_client(roles.OPERATOR)
+    client.cookies["django_language"] = language
+    body = client.get(f"/casino/rules/{version.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<tr data-bet="straight"><td class="mono">straight</td><td class="num edge">{shown}</td>' in body
 
 
 def test_version_page_says_when_the_engines_compute_no_edge(staff_client, published):
@@ -55,7 +65,7 @@ def test_rules_page_of_one_game_shows_each_variants_paytable_and_edges(staff_cli
     response = staff_client(roles.AUDITOR).get("/casino/rules/", {"game": "000/money_wheel"})
     body = response.content.decode()
     assert {r["variant"] for r in response.context["rows"]} == {"casino", "game_hall"}
-    assert body.count('<tr data-bet="20"><td>20</td><td class="num edge">22.222222</td>') == 2
+    assert body.count('<tr data-bet="20"><td class="mono">20</td><td class="num edge">22.222222</td>') == 2
     assert "sectors[0].odds" in body
 
 

@@ -25,21 +25,50 @@ from players.reports import PLAYER_PROTECTION
 
 EXPECTED = json.loads((Path(__file__).parent / "expected_roles_and_navigation.json").read_text())
 STAFF_ROLES = [r for r in roles.ROLES if r != roles.SALES_CHANNEL]
-# What the casino added since (issue 17's round check and rule versions), granted on purpose.
+# What the casino added since (issue 17's round check and rule versions; issue 19's venues, tables, recorded
+# rounds and discrepancies, and its two roles), granted on purpose.
+VENUES_READ = ["casino.view_table", "casino.view_tableversion", "casino.view_venue"]
+ROUNDS_READ = ["casino.view_discrepancy", "casino.view_recordedround", "casino.view_roundbatch"]
+# Issue 19 item 4: disputes (the inspector records them) and complaints (the manager handles them).
+DISPUTES_READ = ["casino.view_complaint", "casino.view_dispute"]
+# Issue 19 item 3: the jackpots (read by the casino roles and compliance; managed by the casino manager; a
+# large win approved by the compliance officer).
+JACKPOTS_READ = ["casino.view_jackpot", "casino.view_jackpotaccrual", "casino.view_jackpotday",
+                 "casino.view_jackpotentry", "casino.view_jackpotversion"]
 CASINO_PERMISSIONS = {
     roles.OPERATOR: ["casino.check_round", "casino.view_casinoruleversion"],
     roles.DRAW_SUPERVISOR: ["casino.check_round", "casino.view_casinoruleversion"],
-    roles.COMPLIANCE_OFFICER: ["casino.view_casinoruleversion", "casino.view_roundcheck"],
-    roles.AUDITOR: ["casino.view_casinoruleversion", "casino.view_roundcheck"],
+    roles.COMPLIANCE_OFFICER: ["casino.view_casinoruleversion", "casino.view_roundcheck", *VENUES_READ, *ROUNDS_READ,
+                               "casino.resolve_discrepancy", *DISPUTES_READ, *JACKPOTS_READ,
+                               "casino.approve_jackpot_win"],
+    roles.AUDITOR: ["casino.view_casinoruleversion", "casino.view_roundcheck", *VENUES_READ, *ROUNDS_READ,
+                    "casino.view_roundverification", *DISPUTES_READ, *JACKPOTS_READ],
     roles.ADMINISTRATOR: ["casino.check_round", "casino.publish_rules", "casino.view_casinoruleversion",
-                          "casino.view_roundcheck"],
+                          "casino.view_roundcheck", *VENUES_READ, *ROUNDS_READ, "casino.view_roundverification",
+                          "casino.add_venue", "casino.change_venue", "casino.delete_venue", "casino.add_table",
+                          "casino.change_table", "casino.delete_table", "casino.manage_venues", "casino.record_round",
+                          "casino.resolve_discrepancy", *DISPUTES_READ, "casino.record_dispute", "casino.record_complaint",
+                          "casino.handle_complaint", *JACKPOTS_READ, "casino.manage_jackpots",
+                          "casino.approve_jackpot_win"],
+    roles.CASINO_MANAGER: ["casino.check_round", "casino.view_casinoruleversion", "casino.publish_rules",
+                           "casino.manage_venues", *VENUES_READ, *ROUNDS_READ, "casino.resolve_discrepancy",
+                           *DISPUTES_READ, "casino.record_complaint", "casino.handle_complaint", *JACKPOTS_READ,
+                           "casino.manage_jackpots"],
+    roles.CASINO_INSPECTOR: ["casino.check_round", "casino.view_casinoruleversion", *VENUES_READ, *ROUNDS_READ,
+                             "casino.record_round", *DISPUTES_READ, "casino.record_dispute", "casino.record_complaint",
+                             *JACKPOTS_READ],
+    roles.SALES_CHANNEL: ["casino.record_round"],
 }
+OPERATIONS_PAGES = ["casino:venues", "casino:rounds", "casino:discrepancies", "casino:disputes", "casino:complaints",
+                    "casino:jackpots"]
 CASINO_PAGES = {
     roles.OPERATOR: ["casino:round-check", "casino:rules"],
     roles.DRAW_SUPERVISOR: ["casino:round-check", "casino:rules"],
-    roles.COMPLIANCE_OFFICER: ["casino:rules"],
-    roles.AUDITOR: ["casino:rules"],
-    roles.ADMINISTRATOR: ["casino:round-check", "casino:rules"],
+    roles.COMPLIANCE_OFFICER: [*OPERATIONS_PAGES, "casino:rules"],
+    roles.AUDITOR: [*OPERATIONS_PAGES, "casino:rules"],
+    roles.ADMINISTRATOR: [*OPERATIONS_PAGES, "casino:round-check", "casino:rules"],
+    roles.CASINO_MANAGER: [*OPERATIONS_PAGES, "casino:round-check", "casino:rules"],
+    roles.CASINO_INSPECTOR: [*OPERATIONS_PAGES, "casino:round-check", "casino:rules"],
 }
 
 
@@ -114,7 +143,8 @@ def test_each_app_registers_its_own_pages():
 
 
 def test_the_report_kinds_are_offered_in_the_order_the_apps_registered_them():
-    assert list(KINDS) == ["audit_extract", "exclusion_hits", "player_protection", "draw_payout", "large_wins"]
+    assert list(KINDS) == ["audit_extract", "exclusion_hits", "player_protection", "draw_payout", "large_wins",
+                           "casino_venue_day", "casino_disputes_complaints", "jackpot_liability"]
 
 
 def test_the_lottery_and_players_kinds_are_their_apps_own():

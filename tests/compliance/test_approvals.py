@@ -89,13 +89,13 @@ def test_approvals_page_offers_no_decision_to_the_requester(officers, approval, 
 
 def test_approvals_page_decides_for_a_second_person(officers, approval, client):
     client.force_login(officers[1])
-    client.post(f"/compliance/approvals/{approval.pk}/decide/", {"decision": "approve", "note": "ok"})
+    client.post(f"/compliance/approvals/{approval.pk}/decide/", {"decision": "approve", "note": "ok", "confirmed": "yes"})
     assert Approval.objects.get(pk=approval.pk).state == "approved"
 
 
 def test_approvals_page_shows_the_four_eyes_error_to_the_requester(officers, approval, client):
     client.force_login(officers[0])
-    response = client.post(f"/compliance/approvals/{approval.pk}/decide/", {"decision": "approve"}, follow=True)
+    response = client.post(f"/compliance/approvals/{approval.pk}/decide/", {"decision": "approve", "confirmed": "yes"}, follow=True)
     assert "Four-eyes rule" in response.content.decode()
 
 
@@ -111,7 +111,7 @@ register_approval_handler("test.audited", _audited_handler)
 def test_the_handlers_audit_event_carries_the_deciders_client_address(officers, client):
     req = approval_request(actor=officers[0], kind="test.audited", obj=officers[0])
     client.force_login(officers[1])
-    client.post(f"/compliance/approvals/{req.pk}/decide/", {"decision": "approve", "note": "ok"},
+    client.post(f"/compliance/approvals/{req.pk}/decide/", {"decision": "approve", "note": "ok", "confirmed": "yes"},
                 REMOTE_ADDR="203.0.113.7")
     applied = AuditEvent.objects.get(action="test.applied", object_id=str(req.pk))
     assert (applied.actor_repr, applied.approver_repr, applied.ip_address) == (

@@ -116,14 +116,15 @@ def test_archived_pdf_matches_its_recorded_sha256(officer):
 def test_report_records_parameters_version_and_rows(officer):
     report = _make(officer, "exclusion_hits", {"since": "2001-01-01", "until": "2001-01-31"}, language="sv")
     assert (report.status, report.version, report.language, report.rows, report.params["until"]) == (
-        "done", "1", "sv", 0, "2001-01-31"
+        "done", "2", "sv", 0, "2001-01-31"
     )
 
 
 def test_exclusion_hits_report_lists_registry_refusals(officer):
+    """The PDF says the reason in words (the CSV keeps the code)."""
     _refusal()
     text = _text(_make(officer, "exclusion_hits"))
-    assert "registry_excluded" in text and "National test register" in text and "Kieltolisted" in text
+    assert "on an exclusion register" in text and "National test register" in text and "Kieltolisted" in text
 
 
 def test_player_protection_report_lists_self_exclusions(officer):

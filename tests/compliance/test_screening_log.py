@@ -62,3 +62,25 @@ def test_blocked_attempt_of_an_excluded_person_is_a_significant_event(decisions)
 
 def test_compliance_dashboard_counts_todays_refusals(staff_client, decisions):
     assert staff_client(COMPLIANCE_OFFICER).get("/compliance/").context["refusal_count"] == 1
+
+
+def test_the_log_shows_amounts_in_euros_not_cents(staff_client, decisions):
+    page = staff_client(COMPLIANCE_OFFICER).get("/compliance/screening/").content.decode()
+    assert ("1.00\xa0€" in page, "Amount (cents)" not in page) == (True, True)
+
+
+def test_amounts_are_shown_in_euros_in_the_readers_language(staff_client, decisions, language_restored):
+    page = staff_client(COMPLIANCE_OFFICER).get("/compliance/screening/", HTTP_ACCEPT_LANGUAGE="fi")
+    row = page.content.decode().split(f'data-decision="{decisions[0].pk}"')[1].split("</tr>")[0]
+    assert "1,00\u00a0€" in row
+
+
+@pytest.mark.parametrize("url", ["/compliance/screening/", "/compliance/"])
+def test_a_refusal_reads_as_its_reason_in_the_readers_language_and_links_the_person(
+        staff_client, decisions, language_restored, url):
+    from django.urls import reverse
+
+    page = staff_client(COMPLIANCE_OFFICER).get(url, HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    barred = decisions[1].person
+    assert "Henkilö on sulkurekisterissä." in page and "<code>registry_excluded</code>" not in page
+    assert f'<a href="{reverse("players:detail", args=[barred.player.pk])}">Barred Beta</a>' in page

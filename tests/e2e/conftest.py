@@ -64,3 +64,22 @@ def demo_staff(transactional_db):
     from compliance.demo import seed_staff
 
     return seed_staff("browser-test-pass")
+
+
+@pytest.fixture
+def demo_data(transactional_db):
+    """The demo data of every app (seed_demo), the demo staff's password the tests' own."""
+    import io
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", "--password", "browser-test-pass", stdout=io.StringIO())
+
+
+@pytest.fixture
+def eager_jobs(monkeypatch):
+    """Jobs (the settlement, the payouts, the reports) run in the request that enqueues them."""
+    from config.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+    monkeypatch.setitem(app.conf, "task_eager_propagates", True)

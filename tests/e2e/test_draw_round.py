@@ -51,6 +51,8 @@ def test_a_round_runs_through_the_browser(browser, live_server, demo_staff, eage
     context, page = _signed_in(browser, live_server, "supervisor")
     page.goto(f"/lottery/draws/{draw.pk}/")
     page.click("button[data-action=confirm]")
+    assert "starts its settlement" in page.inner_text("[data-consequence]")  # it asks first, saying what happens
+    page.click("button[data-confirm=yes]")
     page.wait_for_selector("text=settlement has started")
     page.goto(f"/lottery/draws/{draw.pk}/winners/")
     assert "WINNER-1" in page.inner_text("#winners")
@@ -59,6 +61,7 @@ def test_a_round_runs_through_the_browser(browser, live_server, demo_staff, eage
     context, page = _signed_in(browser, live_server, "supervisor2")
     page.goto(f"/lottery/draws/{draw.pk}/")
     page.click("button[data-action=approve]")
+    page.click("button[data-confirm=yes]")
     page.wait_for_selector("text=its prizes are being paid")
     context.close()
     assert Draw.objects.get(pk=draw.pk).state == DrawState.PAID

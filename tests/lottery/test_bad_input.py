@@ -116,7 +116,11 @@ def test_the_jackpot_page_names_the_field_of_a_too_large_amount(staff_client):
     draw = DrawFactory(state="open")
     response = staff_client(roles.DRAW_SUPERVISOR).post(f"/lottery/draws/{draw.pk}/jackpot/",
                                                         {"jackpot-jackpot": "1" * 20}, follow=True)
-    assert [str(m).split(":")[0] for m in response.context["messages"]] == ["Confirmed jackpot (€)"]
+    # The draw page is shown again with the amount as typed and the error beside its field (issue 18).
+    body = response.content.decode()
+    error = body.split('data-field-error="jackpot"')[1].split("</span>")[0] if 'data-field-error="jackpot"' in body else ""
+    assert (response.status_code, bool(error), 'value="' + "1" * 20 + '"' in body,
+            Draw.objects.get(pk=draw.pk).jackpot_cents) == (200, True, True, None)
 
 
 @override_settings(LOTTERY_JACKPOT_MAX_CENTS=1_000_000_000)
@@ -219,11 +223,12 @@ def test_the_import_command_takes_a_superscript_draw_number_as_no_draw(db, tmp_p
         call_command("import_retail_sales", "--draw", "lotto:²", str(path))
 
 
-def test_central_figures_with_a_number_of_5000_digits_are_a_field_error():
+def test_central_figures_with_a_number_of_5000_digits_are_a_field_error(db):
     from lottery.forms import CentralInputsForm
 
-    form = CentralInputsForm({"figures": '{"central": ' + "9" * 5000 + "}"})
-    assert (form.is_valid(), list(form.errors)) == (False, ["figures"])
+    params = DrawFactory(game_code="vikinglotto").ruleset.params
+    form = CentralInputsForm({"common_1": "9" * 5000}, params=params)
+    assert (form.is_valid(), list(form.errors)) == (False, ["common_1"])
 
 
 @pytest.mark.parametrize("amount", ["1e30", "123456789012345678901234567890.12"])

@@ -19,10 +19,12 @@ def test_a_round_runs_through_the_api(api_client_for, django_capture_on_commit_c
     now = timezone.now()
     created = first.post("/api/v1/draws/", {
         "game": "lotto", "number": 5, "sales_open_at": (now - dt.timedelta(days=3)).isoformat(),
-        "sales_close_at": (now - dt.timedelta(hours=2)).isoformat(), "draw_at": (now - dt.timedelta(hours=1)).isoformat(),
+        "sales_close_at": (now + dt.timedelta(hours=1)).isoformat(), "draw_at": (now + dt.timedelta(hours=2)).isoformat(),
         "jackpot_cents": 100_000_000}, format="json").json()
     draw_id = created["id"]
-    Draw.objects.filter(pk=draw_id).update(state="open")  # the clock would have opened it
+    # Time passes: the clock opened sales, which have closed, and the draw was made.
+    Draw.objects.filter(pk=draw_id).update(state="open", sales_close_at=now - dt.timedelta(hours=2),
+                                           draw_at=now - dt.timedelta(hours=1))
     first.post(f"/api/v1/draws/{draw_id}/close/")
     upload = sales_file([lotto_row("A1", now - dt.timedelta(days=1), (1, 2, 3, 4, 9, 10, 11))])
     upload.name = "sales.csv"

@@ -49,7 +49,7 @@ def _pending(kind):
 def _decide_on_page(client, user, approval, decision, note=""):
     client.force_login(user)
     return client.post(reverse("compliance:approval-decide", args=[approval.pk]),
-                       {"decision": decision, "note": note}, follow=True)
+                       {"decision": decision, "note": note, "confirmed": "yes"}, follow=True)
 
 
 @pytest.fixture
@@ -80,6 +80,23 @@ def test_an_entered_result_is_a_pending_approval_of_its_enterer(db, enterer):
         "lottery.drawresult", str(result.pk), enterer, draw.pk)
 
 
+@pytest.mark.parametrize("language,said", [("fi", "Vahvista arvonnan"), ("sv", None)])
+def test_the_draw_page_says_what_the_pending_result_waits_for_in_the_readers_language(
+        db, enterer, confirmer, client, language, said):
+    """The request's reason was written by the system in English ("Confirm the result of Lotto #1"); the
+    draw page says it in the reader's words, as the approvals page does."""
+    from django.utils.translation import gettext, override
+
+    draw = DrawFactory(jackpot_cents=1)
+    _entered(draw, enterer)
+    with override(language):
+        said = said or gettext("Confirm the result of %(draw)s") % {"draw": ""}
+    client.force_login(confirmer)
+    html = client.get(reverse("lottery:draw", args=[draw.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    row = html.split(f'data-approval="{_pending("lottery.result").pk}"')[1].split("</li>")[0]
+    assert said.strip() in row and "Confirm the result of" not in row
+
+
 def test_the_approvals_page_lists_the_result_with_a_link_to_the_draw(db, enterer, confirmer, client):
     draw = DrawFactory(jackpot_cents=1)
     _entered(draw, enterer)
@@ -97,6 +114,29 @@ def test_approving_on_the_approvals_page_confirms_the_result_and_queues_settleme
     assert (confirmed.status, confirmed.confirmed_by, Draw.objects.get(pk=draw.pk).state,
             list(SettlementRun.objects.filter(draw=draw).values_list("version", "state"))) == (
         ResultStatus.CONFIRMED, confirmer, DrawState.RESULT_CONFIRMED, [(1, RunState.PENDING)])
+
+
+def test_a_decided_result_is_listed_by_its_draws_name_not_the_stored_english(db, enterer, confirmer, client):
+    draw = DrawFactory(jackpot_cents=1)
+    _entered(draw, enterer)
+    approval = _pending("lottery.result")
+    _decide_on_page(client, confirmer, approval, "approve")
+    html = client.get(reverse("compliance:approvals"), HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    decided = html.split("</table>")[1]
+    assert f'<a href="{reverse("lottery:draw", args=[draw.pk])}">{draw}</a>' in decided
+    assert approval.target_repr.endswith("result v1") and approval.target_repr not in decided
+
+
+def test_the_compliance_dashboard_lists_a_pending_result_in_words(db, enterer, make_staff, client):
+    """The request's kind by name and its draw linked, not `lottery.result` and "Lotto #1 result v1"."""
+    draw = DrawFactory(jackpot_cents=1)
+    _entered(draw, enterer)
+    approval = _pending("lottery.result")
+    client.force_login(make_staff(roles.COMPLIANCE_OFFICER))
+    html = client.get(reverse("compliance:dashboard"), HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    row = html.split(f'data-approval="{approval.pk}"')[1].split("</tr>")[0]
+    assert "Vahvistettava arvonnan tulos" in row and "<code>lottery.result</code>" not in row
+    assert f'<a href="{reverse("lottery:draw", args=[draw.pk])}">{draw}</a>' in row and "result v1" not in row
 
 
 def test_the_approvals_page_runs_the_settlement_after_the_decision_commits(
@@ -200,6 +240,14 @@ def test_a_correction_is_decided_on_the_approvals_page(settled, enterer, confirm
     assert (Draw.objects.get(pk=settled.pk).state,
             list(SettlementRun.objects.filter(draw=settled).order_by("version").values_list("version", "state"))) == (
         DrawState.CORRECTED, [(1, RunState.SETTLED), (2, RunState.PENDING)])
+
+
+def test_a_pending_correction_shows_both_results_with_their_versions_in_finnish(settled, enterer, confirmer, client):
+    correction_request(actor=enterer, draw=settled, numbers={**LOTTO, "numbers": [1, 2, 3, 4, 5, 6, 9]}, reason="misread")
+    client.force_login(confirmer)
+    html = client.get(reverse("compliance:approvals"), HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    row = html.split(f'data-approval="{_pending("lottery.correction").pk}"')[1].split("</tr>")[0]
+    assert "(versio 1)" in row and "(versio 2)" in row and "(version " not in row
 
 
 def test_a_correction_makes_the_pending_payout_approval_void(settled, enterer, confirmer):

@@ -19,7 +19,8 @@ LOTTO = {"numbers": [1, 2, 3, 4, 5, 6, 7], "additional": 8, "plus": 3}
 
 
 def _post(client, name, draw, data=None):
-    return client.post(reverse(f"lottery:{name}", args=[draw.pk]), data or {}, follow=True)
+    # "confirmed": the second POST of an irreversible step (compliance.confirm); the others ignore it.
+    return client.post(reverse(f"lottery:{name}", args=[draw.pk]), {"confirmed": "yes", **(data or {})}, follow=True)
 
 
 @pytest.fixture

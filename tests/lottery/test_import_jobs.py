@@ -392,3 +392,12 @@ def test_a_field_name_inside_a_row_problem_is_shown_in_the_readers_language():
     stored = {"msgid": "%(column)s: the %(field)s is needed", "params": {"column": "s1", "field": "star numbers"}}
     with translation.override("fi"):
         assert shown_row_message(stored) == "s1: tarvitaan tähtinumerot"
+
+
+def test_a_file_handed_in_twice_is_reported_as_already_imported_not_as_a_bad_row(supervisor, draw):
+    from lottery.services.retail import retail_import
+
+    retail_import(actor="system:test", draw=draw, stream=sales_file(_rows(draw)), file_name="s.csv")
+    again = retail_import(actor="system:test", draw=draw, stream=sales_file(_rows(draw)), file_name="s.csv")
+    html = supervisor.get(reverse("lottery:import", args=[again.pk])).content.decode()
+    assert ("already imported" in html, "bad row" not in html, again.error_count) == (True, True, 0)

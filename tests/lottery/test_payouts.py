@@ -207,3 +207,35 @@ def test_payouts_are_approved_and_listed_through_the_api(settled_round, people, 
     approved = api.post(f"/api/v1/draws/{draw.pk}/approve/")
     payouts = api.get(f"/api/v1/draws/{draw.pk}/payouts/").json()["results"]
     assert (approved.status_code, [p["amount_cents"] for p in payouts]) == (200, [1000])
+
+
+def test_the_approvals_page_names_the_draw_and_its_result_not_ids(settled_round, people, client):
+    """Issue 18: "Lotto #1002" with a link, the winners and the prizes in euros; no `draw=2` or `paid_cents`."""
+    from django.urls import reverse
+
+    draw, _players = settled_round([FOUR])
+    client.force_login(people[3])
+    page = client.get(reverse("compliance:approvals")).content.decode()
+    row = page[page.index('data-kind="lottery.payout"'):]
+    row = row[:row.index("</tr>")]
+    assert (str(draw) in row, reverse("lottery:draw", args=[draw.pk]) in row, "10.00" in row, "paid_cents" not in row,
+            "Settlement to approve for payout" in row) == (True, True, True, True, True)
+
+
+@override_settings(LOTTERY_LARGE_WIN_CENTS=500)
+def test_a_large_win_request_names_the_winner_and_what_bars_them(settled_round, people):
+    from compliance.approvals import approval_subject
+    from compliance.models import Approval
+    from compliance.services import exclusion_entry_add
+    from tests.factories import OperatorRegistryFactory
+
+    draw, (player,) = settled_round([FOUR])
+    settlement_approve(actor=people[2], draw=draw)
+    person = player.person
+    exclusion_entry_add(actor="system:test", registry=OperatorRegistryFactory(name="Operator bans"),
+                        first_name=person.first_name, last_name=person.last_name, birth_date=person.birth_date,
+                        reason="match fixing")
+    approval = Approval.objects.get(kind="lottery.large_win", state="requested")
+    facts = {str(f.label): f.value for f in approval_subject(approval).facts}
+    assert (facts["Person"], "match fixing" in " ".join(facts["Registers and bans in force"])) == (
+        f"{person.first_name} {person.last_name}", True)

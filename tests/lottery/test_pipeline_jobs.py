@@ -35,7 +35,7 @@ def test_approving_while_the_broker_is_down_answers_at_once_and_pays_once_it_is_
     client = staff_client(roles.DRAW_SUPERVISOR)
     started = time.monotonic()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/lottery/draws/{draw.pk}/approve/")
+        response = client.post(f"/lottery/draws/{draw.pk}/approve/", {"confirmed": "yes"})
     elapsed = time.monotonic() - started
     waiting = (Draw.objects.get(pk=draw.pk).state, _pay_job(draw).state,
                Payout.objects.filter(draw=draw, state=Payout.State.DUE).count())
@@ -70,7 +70,7 @@ def test_confirming_while_the_broker_is_down_answers_and_settles_once_it_is_back
                  draw_method="device", witnesses="W")
     client = staff_client(roles.DRAW_SUPERVISOR)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/lottery/draws/{draw.pk}/result/confirm/")
+        response = client.post(f"/lottery/draws/{draw.pk}/result/confirm/", {"confirmed": "yes"})
     run = SettlementRun.objects.get(draw=draw)
     waiting = (response.status_code, run.state, Job.objects.get(key=settlement_service.job_key(run.pk)).state)
     broker_down.up()

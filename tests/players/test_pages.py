@@ -130,6 +130,14 @@ def test_compliance_officer_sees_the_players_audit_events(staff_client, busy):
     assert {"players.limit_set", "players.self_excluded", "screening.excluded_attempt"} <= actions
 
 
+def test_the_players_audit_events_name_the_person_not_the_stored_english(staff_client, busy):
+    """"Oma pelikielto: Jari Mäkelä, 2026-... asti", not "Self-exclusion of 4 until 2026-...+00:00"."""
+    html = staff_client(roles.COMPLIANCE_OFFICER).get(f"/players/{busy.pk}/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+    audit = html.split('id="audit"', 1)[1]
+    assert "Self-exclusion of" not in audit and "Account of player" not in audit and "Player " not in audit
+    assert re.search(r"Jari Mäkelä, \d{4}-\d\d-\d\d \d\d:\d\d asti", audit)
+
+
 def test_operator_without_audit_permission_sees_no_audit_section(staff_client, busy):
     assert 'id="audit"' not in staff_client(roles.OPERATOR).get(f"/players/{busy.pk}/").content.decode()
 
@@ -157,7 +165,7 @@ def test_operator_cannot_reveal_the_identifier(staff_client, jari):
 def test_compliance_officer_verifies_an_identity_on_the_page(staff_client, make_player):
     player = make_player(unverified=True)
     client = staff_client(roles.COMPLIANCE_OFFICER)
-    client.post(f"/players/{player.pk}/verify/", {"method": "passport", "note": "seen at the desk"})
+    client.post(f"/players/{player.pk}/verify/", {"method": "passport", "note": "seen at the desk", "confirmed": "yes"})
     player.person.refresh_from_db()
     assert (player.person.kyc_status, player.person.kyc_verified_by) == ("verified", client.user)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..base import EngineError
@@ -39,13 +40,19 @@ def ratio(value: Any, where: str) -> Fraction:
     """Odds N:1 as a string "35" or "3/2" (an int is accepted); never a float."""
     if isinstance(value, bool) or isinstance(value, float):
         raise EngineError(where, "odds are a string such as \"35\" or \"3/2\"")
-    try:
-        result = Fraction(value) if isinstance(value, (int, str)) else None
-    except (ValueError, ZeroDivisionError):
-        result = None
+    result = _fraction(value) if isinstance(value, (int, str)) else None
     if result is None or result < 0:
         raise EngineError(where, f"{value!r} is not odds such as \"35\" or \"3/2\"")
     return result
+
+
+@lru_cache(maxsize=4096)
+def _fraction(value: int | str) -> Fraction | None:
+    """A paytable's odds parsed once per process (a settlement reads the whole table for every bet)."""
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def whole(value: Any, where: str, low: int, high: int) -> int:

@@ -37,6 +37,7 @@ from ..base import (
     void,
 )
 from ..cards import Card, no_duplicates, parse_cards
+from ..fields import Field
 from ._data import present, ratio
 
 #: What a bet type can be on (its ``on`` in the rule data).
@@ -374,6 +375,11 @@ def _who(bet: Bet) -> str:
 
 class BaccaratEngine:
     """One engine per rulebook; the variants carry the bet types and their numbers."""
+
+    outcome_fields = (
+        Field("player", "cards", "Player's cards (punto) in deal order"),
+        Field("banker", "cards", "Banker's cards (banco) in deal order"),
+    )
 
     def __init__(self, rulebook: str, game: str, variants: Mapping[str, Mapping[str, Any]]) -> None:
         self.rulebook = rulebook

@@ -31,6 +31,7 @@ from ..base import (
     to_cents_down,
 )
 from ..cards import Card, no_duplicates, parse_cards
+from ..fields import BOX_CARDS, DEALER_CARDS, Boxes, Field
 from ._data import ratio
 from .blackjack_rules import VARIANTS_000, VARIANTS_002, VARIANTS_004
 
@@ -363,6 +364,12 @@ class HandResult:
 
 class BlackjackEngine:
     game = "blackjack"
+    outcome_fields = (
+        DEALER_CARDS,
+        Boxes("boxes", "Boxes", keyed=True, fields=(
+            BOX_CARDS, Field("actions", "actions", "Player's actions in order", choices=ACTIONS))),
+        Field("swaps", "pairs", "Boxes that swapped their second cards (casino C/D)"),
+    )
 
     def __init__(self, rulebook: str, variants: Mapping[str, Mapping[str, Any]]) -> None:
         self.rulebook = rulebook

@@ -14,6 +14,7 @@ from itertools import product
 from typing import Any
 
 from ..base import Bet, BetResult, EngineError, lost, void, won
+from ..fields import REASON, VOID_FIELD, Field
 from ._data import fmt_ratio, need, ratio, whole
 
 # ------------------------------------------------------------------------------------------- Sic Bo
@@ -60,9 +61,15 @@ def _dice(outcome: Mapping[str, Any], count: int) -> list[int]:
     return [_die(d, f"outcome.dice[{i}]") for i, d in enumerate(dice)]
 
 
+#: The faces of a die, as a choice.
+DIE = ("1", "2", "3", "4", "5", "6")
+
+
 class SicBo:
     rulebook = "000"
     game = "sic_bo"
+    settles_bets_alone = True  # each bet on its own (base.TableGame; tests/casino/test_bet_alone.py)
+    outcome_fields = (Field("dice", "dice", "Dice", count=3), VOID_FIELD, REASON)
     variants = SIC_BO
 
     def parse_bets(self, bets: Sequence[Bet], variant: Mapping[str, Any]) -> None:
@@ -188,6 +195,13 @@ SQUARES = {"plein": 1, "cheval": 2, "transversal": 3, "carre": 4, "simple": 6}
 class LuckyDice:
     rulebook = "002"
     game = "lucky_dice"
+    settles_bets_alone = True  # each bet on its own (base.TableGame; tests/casino/test_bet_alone.py)
+    outcome_fields = (
+        Field("red", "choice", "Red die", choices=DIE),
+        Field("green", "choice", "Green die", choices=DIE),
+        VOID_FIELD,
+        REASON,
+    )
     variants = LUCKY_DICE
 
     def parse_bets(self, bets: Sequence[Bet], variant: Mapping[str, Any]) -> None:
@@ -299,6 +313,8 @@ TUPLANOPPA = {
 class Tuplanoppa:
     rulebook = "000"
     game = "tuplanoppa"
+    settles_bets_alone = True  # each bet on its own (base.TableGame; tests/casino/test_bet_alone.py)
+    outcome_fields = (Field("dice", "dice", "Dice", count=3), VOID_FIELD)
     variants = TUPLANOPPA
 
     @staticmethod

@@ -18,7 +18,9 @@ from typing import Any
 
 from ..base import BASE, SIDE, ZERO, Bet, BetResult, EngineError
 from ..cards import RANKS, SUITS, Card
+from ..fields import BOX_CARDS, DEALER_CARDS, Boxes, Field
 from .holdem import (
+    BOARD,
     HANDS,
     INITIAL_CLASS,
     RAISE_CLASS,
@@ -121,6 +123,16 @@ class DynamicPoker:
     """Dynamic Poker and Dynamic Poker Pro: blind, continuation bets flop / turn / river, bonus."""
 
     TYPES = {"blind": BASE, "flop": BASE, "turn": BASE, "river": BASE, "bonus": SIDE}
+    outcome_fields = (
+        DEALER_CARDS,
+        BOARD,
+        Boxes("boxes", "Boxes", keyed=True, fields=(
+            BOX_CARDS,
+            Field("actions.preflop", "choice", "Decision before the flop", choices=("play", "fold")),
+            Field("actions.flop", "choice", "Decision on the flop", choices=("play", "check")),
+            Field("actions.turn", "choice", "Decision on the turn", choices=("play", "check")),
+        )),
+    )
 
     def __init__(self, rulebook: str, game: str, variants: Mapping[str, Mapping[str, Any]]) -> None:
         self.rulebook = rulebook
@@ -260,6 +272,12 @@ class RiversidePoker:
     """Riverside Poker (002 §5.7): blind, call = 2 x blind after the flop, bonus on the first five cards."""
 
     game = "riverside_poker"
+    outcome_fields = (
+        DEALER_CARDS,
+        BOARD,
+        Boxes("boxes", "Boxes", keyed=True, fields=(
+            BOX_CARDS, Field("actions.flop", "choice", "Decision on the flop", choices=("play", "fold")))),
+    )
     TYPES = {"blind": BASE, "call": BASE, "bonus": SIDE}
 
     def __init__(self, rulebook: str, variants: Mapping[str, Mapping[str, Any]]) -> None:

@@ -44,6 +44,7 @@ from ..base import (
     win,
 )
 from ..cards import CATEGORIES, RANK_VALUE, Card, category, is_royal, no_duplicates, parse_cards, rank_high
+from ..fields import BOX_CARDS, DEALER_CARDS, Boxes, Field
 from ._data import ratio
 
 #: Five-card hands best first: the royal flush is a category of its own for paytables.
@@ -99,6 +100,10 @@ def clause(variant: Mapping[str, Any], key: str) -> str:
 
 
 # -------------------------------------------------------------------------------------------- hands
+
+
+#: The community cards in deal order (flop, turn, river).
+BOARD = Field("board", "cards", "Community cards (flop, turn, river)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -473,6 +478,18 @@ class UltimateTexasHoldem:
 
     game = "ultimate_texas_holdem"
     TYPES = {"ante": BASE, "blind": BASE, "play": BASE, "trips": SIDE, "progressive": JACKPOT}
+    outcome_fields = (
+        DEALER_CARDS,
+        BOARD,
+        Boxes("boxes", "Boxes", keyed=True, fields=(
+            BOX_CARDS,
+            Field("actions.dark", "choice", "Decision before the cards", choices=("play",)),
+            Field("actions.preflop", "choice", "Decision before the flop", choices=("play", "check", "fold")),
+            Field("actions.flop", "choice", "Decision on the flop", choices=("play", "check", "fold")),
+            Field("actions.river", "choice", "Decision on the river", choices=("play", "fold")),
+        )),
+        Field("progressive_pot", "amount", "Progressive pot shown"),
+    )
 
     def __init__(self, rulebook: str, variants: Mapping[str, Mapping[str, Any]]) -> None:
         self.rulebook = rulebook
@@ -593,6 +610,13 @@ class TexasHoldemAnteBet:
 
     game = "texas_holdem"
     TYPES = {"ante": BASE, "bet": BASE, "bonus": SIDE, "electronic_bonus": JACKPOT}
+    outcome_fields = (
+        DEALER_CARDS,
+        BOARD,
+        Boxes("boxes", "Boxes", keyed=True, fields=(
+            BOX_CARDS, Field("actions.flop", "choice", "Decision on the flop", choices=("play", "fold")))),
+        Field("electronic_bonus_pot", "amount", "Electronic bonus pot shown"),
+    )
 
     def __init__(self, rulebook: str, variants: Mapping[str, Mapping[str, Any]]) -> None:
         self.rulebook = rulebook

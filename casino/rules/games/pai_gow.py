@@ -37,6 +37,7 @@ from ..base import (
     win,
 )
 from ..cards import RANKS, Card, parse_cards
+from ..fields import Boxes, Field
 
 # ------------------------------------------------------------------------------------------ ranking
 
@@ -482,6 +483,13 @@ def _hands_text(pf: bool, pb: bool) -> str:
 class PaiGow:
     rulebook = "000"
     game = "pai_gow"
+    outcome_fields = (
+        Field("dealer", "cards", "Dealer's seven cards as dealt"),
+        Boxes("hands", "Hands", keyed=False, fields=(
+            Field("cards", "cards", "Seven cards as dealt"),
+            Field("front", "cards", "The two cards set in front"),
+        )),
+    )
     variants = VARIANTS
 
     def limit_class(self, bet: Bet, variant: Mapping[str, Any]) -> str:

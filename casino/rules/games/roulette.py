@@ -45,6 +45,7 @@ from ..base import (
     void,
     won,
 )
+from ..fields import REASON, VOID_FIELD, Field
 from ._data import fmt_ratio, need, ratio
 
 DZ = -1  # double zero, internally
@@ -220,6 +221,13 @@ class Placed:
 
 class Roulette:
     game = "roulette"
+    settles_bets_alone = True  # each bet on its own (base.TableGame; tests/casino/test_bet_alone.py)
+    outcome_fields = (
+        Field("number", "number", "Winning number"),
+        Field("payout_table", "choice", "Payout table drawn (game hall B)", choices=("1", "2")),
+        VOID_FIELD,
+        REASON,
+    )
 
     def __init__(self, rulebook: str, variants: dict[str, dict[str, Any]]):
         self.rulebook = rulebook

@@ -43,6 +43,7 @@ from ..base import (
     win,
 )
 from ..cards import Card, no_duplicates, parse_cards, rank_high
+from ..fields import BOX_CARDS, Boxes, Field
 from ._data import need, ratio
 
 # --------------------------------------------------------------------------------------- combinations
@@ -122,6 +123,11 @@ def classify5(cards: Sequence[Card]) -> tuple[str, frozenset[Card]]:
     return cat, sig
 
 
+def _high_first(card: Card) -> tuple[int, str]:
+    """Cards high rank first, then by suit: one order in every process (a frozenset's is not)."""
+    return -card.rank, card.suit
+
+
 @dataclass(frozen=True)
 class Combo:
     category: str
@@ -134,7 +140,7 @@ class Combo:
 
     def __str__(self) -> str:
         return (
-            f"{LABEL[self.category]} ({' '.join(str(c) for c in sorted(self.cards, key=lambda c: -c.rank))})"
+            f"{LABEL[self.category]} ({' '.join(str(c) for c in sorted(self.cards, key=_high_first))})"
         )
 
 
@@ -165,9 +171,10 @@ def combos(cards: Sequence[Card]) -> list[Combo]:
     for a in (c for c in cards if c.rank == 14):
         for k in (c for c in cards if c.rank == 13):
             found.add(("ace_king", frozenset((a, k))))
-    kept = [
-        (cat, sig) for cat, sig in found if not any(LEVEL[c2] > LEVEL[cat] and s2 >= sig for c2, s2 in found)
-    ]
+    kept = sorted(
+        ((cat, sig) for cat, sig in found if not any(LEVEL[c2] > LEVEL[cat] and s2 >= sig for c2, s2 in found)),
+        key=lambda combo: (-LEVEL[combo[0]], sorted(combo[1], key=_high_first)),
+    )  # a fixed order: a set's order changes with the process's string hashing, and ties keep the first
     return [Combo(cat, sig, min(r for sub, r in subsets if sig <= sub)) for cat, sig in kept]
 
 
@@ -676,6 +683,16 @@ class RussianPoker:
     """Russian poker and its 004 relatives (one object per rulebook and game)."""
 
     bet_types = ("ante", "bonus", "insurance")
+    outcome_fields = (
+        Field("dealer", "cards", "Dealer's five cards as dealt"),
+        Boxes("boxes", "Boxes", keyed=False, fields=(
+            BOX_CARDS,
+            Field("actions", "steps", "Player's decisions in order", choices=ACTIONS,
+                  steps={"exchange": ("out", "in"), "sixth_card": ("card",)}),
+        )),
+        Field("dealer_replacement", "cards", "Card that replaced the dealer's highest card (bought game)"),
+        Field("bonus_jackpot", "amount", "Electronic jackpot shown"),
+    )
 
     def __init__(self, rulebook: str, game: str, variants: Mapping[str, Mapping[str, Any]]):
         self.rulebook = rulebook

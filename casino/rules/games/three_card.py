@@ -41,6 +41,7 @@ from ..base import (
     won,
 )
 from ..cards import RANK_VALUE, RANKS, SUITS, Card, category, no_duplicates, parse_cards, rank_high
+from ..fields import BOX_CARDS, Boxes, Field
 from ._data import present, ratio
 
 # ------------------------------------------------------------------------------- three-card ranking
@@ -277,6 +278,19 @@ class VsDealerEngine:
         self.rulebook = rulebook
         self.game = game
         self.variants = variants
+
+    @property
+    def outcome_fields(self) -> tuple:
+        actions = ["play", "fold"]
+        for variant in self.variants.values():
+            rules = parse_vs_dealer(variant)
+            if rules.side_kept_on_fold and f"fold_keep_{rules.side}" not in actions:
+                actions.append(f"fold_keep_{rules.side}")
+        return (
+            Field("dealer", "cards", "Dealer's three cards"),
+            Boxes("boxes", "Boxes", keyed=False, fields=(
+                BOX_CARDS, Field("action", "choice", "Box's decision", choices=tuple(actions)))),
+        )
 
     def limit_class(self, bet: Bet, variant: Mapping[str, Any]) -> str:
         return "poker_box"  # a house-banked poker box; the raise is not limited (Ambiguity 4)
@@ -582,6 +596,15 @@ class TripleBetEngine:
 
     rulebook = "002"
     game = "triple_bet_poker"
+    outcome_fields = (
+        Field("community", "cards", "Community cards in the order turned"),
+        Boxes("boxes", "Boxes", keyed=False, fields=(
+            BOX_CARDS,
+            Field("withdrawn[0]", "choice", "Circle withdrawn after seeing the cards", choices=("1", "2", "3")),
+            Field("withdrawn[1]", "choice", "Circle withdrawn after the first community card",
+                  choices=("1", "2", "3")),
+        )),
+    )
 
     def __init__(self, variants: Mapping[str, Mapping[str, Any]]) -> None:
         self.variants = variants

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..base import Bet, BetResult, EngineError, lost, void, won
+from ..fields import Field
 from ._data import fmt_ratio, need, ratio, whole
 
 
@@ -51,7 +52,14 @@ def symbols(variant: Mapping[str, Any]) -> dict[str, tuple[Fraction, int]]:
 class MoneyWheel:
     rulebook = "000"
     game = "money_wheel"
+    settles_bets_alone = True  # each bet on its own (base.TableGame; tests/casino/test_bet_alone.py)
     variants = VARIANTS
+    outcome_fields = (
+        Field("symbol", "choice", "Segment the wheel stopped on", choices=tuple(s["symbol"] for s in _sectors())),
+        Field("revolutions", "number", "Full revolutions of the wheel"),
+        Field("pointer_between_sectors", "flag", "The pointer stopped between two segments"),
+        Field("external_interference", "flag", "An external factor influenced the spin"),
+    )
 
     def parse_bets(self, bets: Sequence[Bet], variant: Mapping[str, Any]) -> None:
         table = symbols(variant)

@@ -438,7 +438,8 @@ def tournament_payout(doc: Mapping[str, Any]) -> dict[str, Any]:
     people = {f.player for g in groups for f in g.members}
     players = []
     show_all = bool(doc.get("show_all_places"))
-    for p in sorted(people, key=lambda p: -(prize.get(p, 0) + bounty_cash.get(p, 0) + special_paid.get(p, 0))):
+    # highest total first, equal totals by name: a set's order changes with the process's string hashing
+    for p in sorted(people, key=lambda p: (-(prize.get(p, 0) + bounty_cash.get(p, 0) + special_paid.get(p, 0)), p)):
         total = prize.get(p, 0) + bounty_cash.get(p, 0) + special_paid.get(p, 0)
         if not total and p not in dq and not show_all:
             continue

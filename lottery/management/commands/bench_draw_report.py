@@ -78,7 +78,7 @@ class Command(BaseCommand):
         draw = services.draw_schedule(
             actor=ACTOR, game=lotto, number=number, sales_open_at=now - dt.timedelta(days=2),
             sales_close_at=now - dt.timedelta(hours=1), draw_at=now - dt.timedelta(minutes=30),
-            jackpot_cents=1_000_000_00,
+            jackpot_cents=1_000_000_00, now=now - dt.timedelta(days=2),  # planned before its sales opened
         )
         services.close_due_draws(actor=ACTOR)  # opens and closes it: its sales period is over
         path = self._sales_file(draw, winners)

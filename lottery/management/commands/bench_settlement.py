@@ -77,7 +77,7 @@ class Command(BaseCommand):
         draw = services.draw_schedule(
             actor=ACTOR, game=game_row, number=number, sales_open_at=now - dt.timedelta(days=2),
             sales_close_at=now - dt.timedelta(hours=1), draw_at=now - dt.timedelta(minutes=30),
-            jackpot_cents=codec.bench_jackpot_cents,
+            jackpot_cents=codec.bench_jackpot_cents, now=now - dt.timedelta(days=2),  # planned before its sales
         )
         if codec.bench_central_inputs:
             services.draw_set_central_inputs(actor=ACTOR, draw=draw, inputs=codec.bench_central_inputs)
