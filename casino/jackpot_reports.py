@@ -17,7 +17,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from compliance.reports.kinds import ReportData, ReportKind, pdf_cell, period_bounds
+from compliance.reports.kinds import ReportData, ReportKind, checked_period, pdf_cell, period_bounds
 
 from .jackpot_selectors import liability
 from .models import Jackpot, JackpotVersion, Venue
@@ -40,13 +40,7 @@ def liability_form_params(data: dict) -> dict:
 
 def liability_prepare(params: dict) -> dict:
     """The period (gaming days, both included) and an optional venue code."""
-    try:
-        since, until = period_bounds(params)
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(gettext("The period needs 'since' and 'until' dates (YYYY-MM-DD).")) from None
-    if since >= until:
-        raise ValueError(gettext("'From' must not be after 'Until'."))
-    out = {"since": params["since"], "until": params["until"]}
+    out = checked_period(params)
     code = str(params.get("venue") or "").strip()
     if code:
         if not Venue.objects.filter(code=code).exists():

@@ -27,7 +27,14 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from compliance.reports.kinds import ReportData, ReportKind, local, pdf_cell, period_bounds, zone
+from compliance.reports.kinds import (
+    ReportData,
+    ReportKind,
+    checked_period,
+    local,
+    pdf_cell,
+    zone,
+)
 from players.models import Person
 
 from .dispute_selectors import MET, MISSED, OPEN, OVERDUE, deadline_state
@@ -40,13 +47,7 @@ from .models import Complaint, Discrepancy, Dispute, RecordedRound, Venue
 def casino_prepare(params: dict) -> dict:
     """The period (both days included), an optional venue code, and `as_of`: the moment the report is
     made as of (now when not given), recorded so that the archived parameters say what was reported."""
-    try:
-        since, until = period_bounds(params)
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(gettext("The period needs 'since' and 'until' dates (YYYY-MM-DD).")) from None
-    if since >= until:
-        raise ValueError(gettext("'From' must not be after 'Until'."))
-    out = {"since": params["since"], "until": params["until"]}
+    out = checked_period(params)
     venue = str(params.get("venue") or "").strip()
     if venue:
         if not Venue.objects.filter(code=venue).exists():

@@ -20,7 +20,15 @@ from django.utils.translation import gettext_lazy as _
 
 from compliance.bounds import BIGINT_MAX, INT_MAX
 from compliance.models import Approval
-from compliance.reports.kinds import ReportData, ReportKind, local, pdf_cell, period_bounds, zone
+from compliance.reports.kinds import (
+    ReportData,
+    ReportKind,
+    checked_period,
+    local,
+    pdf_cell,
+    period_bounds,
+    zone,
+)
 from players.models import Player
 
 from .games.registry import result_text
@@ -326,13 +334,7 @@ DRAW_PAYOUT = ReportKind(
 
 def large_wins_prepare(params: dict) -> dict:
     """Period (draw dates), optional game code; the threshold in force is recorded as `min_cents`."""
-    try:
-        since, until = period_bounds(params)
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(gettext("The period needs 'since' and 'until' dates (YYYY-MM-DD).")) from None
-    if since >= until:
-        raise ValueError(gettext("'From' must not be after 'Until'."))
-    out = {"since": params["since"], "until": params["until"]}
+    out = checked_period(params)
     game = str(params.get("game") or "").strip()
     if game:
         if not Game.objects.filter(code=game).exists():

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..checkpoints import CheckpointError, get_store
@@ -39,6 +40,18 @@ def period_bounds(params: dict) -> tuple[dt.datetime, dt.datetime]:
     until = dt.date.fromisoformat(params["until"]) + dt.timedelta(days=1)
     z = zone()
     return dt.datetime.combine(since, dt.time(), tzinfo=z), dt.datetime.combine(until, dt.time(), tzinfo=z)
+
+
+def checked_period(params: dict) -> dict:
+    """`{"since", "until"}` of a request, checked (ValueError in the reader's language when a date is
+    missing or not a date, or the period runs backwards): the start of every kind's `prepare`."""
+    try:
+        since, until = period_bounds(params)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(gettext("The period needs 'since' and 'until' dates (YYYY-MM-DD).")) from None
+    if since >= until:
+        raise ValueError(gettext("'From' must not be after 'Until'."))
+    return {"since": params["since"], "until": params["until"]}
 
 def local(value: dt.datetime | None) -> str:
     return value.astimezone(zone()).strftime("%Y-%m-%d %H:%M:%S") if value else ""
@@ -101,10 +114,7 @@ class ReportKind:
         current), so that the archived parameters say exactly what was reported. ValueError if bad."""
         if self.prepare_params is not None:
             return self.prepare_params(dict(params))
-        try:
-            period_bounds(params)
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"The period needs 'since' and 'until' dates ({exc}).") from None
+        checked_period(params)
         return params
 
     def fields(self) -> dict[str, forms.Field]:
